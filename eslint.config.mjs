@@ -1,0 +1,57 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const noVscode = {
+  paths: [{ name: 'vscode', message: 'Only src/host and src/extension.ts may import vscode (see README, Architecture).' }],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.code-server/**', '.node-stack/**', 'test-results/**', 'test/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true } }],
+    },
+  },
+  {
+    // The architecture boundary: the editor API stays in the host layer.
+    files: ['src/core/**', 'src/infra/**', 'src/server/**', 'src/shared/**', 'src/cli/**', 'src/demo/**', 'webview/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', noVscode] },
+  },
+  {
+    files: ['src/core/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          ...noVscode,
+          patterns: [
+            { group: ['**/host/**', '**/infra/**'], message: 'src/core is pure: it may not import infra or host.' },
+            { group: ['node:*', 'fs', 'net', 'child_process', 'http', 'http2', 'os'], message: 'src/core does no I/O.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['webview/**'],
+    languageOptions: { parserOptions: { project: './webview/tsconfig.json' }, globals: { ...globals.browser } },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { ...globals.node } },
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

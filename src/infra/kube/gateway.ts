@@ -1,0 +1,74 @@
+// The contract between the VS Code layer (or the CLI) and the Kubernetes API. Implemented in this folder
+// with @kubernetes/client-node; the host never sees client-node types.
+
+import type { KubeEvent, KubeNode } from '../../core/kube/objects';
+import type { Subscription, Listener } from '../../core/util/emitter';
+
+export interface ContextInfo {
+  name: string;
+  cluster: string;
+  user: string;
+  server: string;
+  namespace?: string;
+  isCurrent: boolean;
+  /** The kubeconfig file that defined this context. */
+  source?: string;
+}
+
+export type ClusterErrorKind =
+  | 'config' // the kubeconfig itself is bad (names the file and the reason)
+  | 'unreachable' // connection refused, DNS failure, host unreachable
+  | 'timeout' // the API did not answer within the deadline
+  | 'tls' // certificate problems
+  | 'unauthorized' // 401
+  | 'forbidden' // 403: `verb` and `resource` name what RBAC refused
+  | 'server' // 5xx or a malformed answer
+  | 'other';
+
+export interface ClusterError {
+  kind: ClusterErrorKind;
+  /** A sentence for the user that names the cause, e.g. "403 Forbidden: cannot watch nodes". */
+  message: string;
+  verb?: string;
+  resource?: string;
+  httpStatus?: number;
+  /** The underlying error text, for the log. */
+  detail?: string;
+}
+
+export type WatchState =
+  | { kind: 'connecting' }
+  | { kind: 'synced'; resourceVersion: string }
+  | { kind: 'reconnecting'; attempt: number; delayMs: number; error: ClusterError }
+  | { kind: 'error'; error: ClusterError }
+  | { kind: 'stopped' };
+
+export type NodeChange =
+  | { type: 'added' | 'modified'; node: KubeNode }
+  | { type: 'deleted'; node: KubeNode }
+  /** A full (re)list replaced the store: read `nodes` again. */
+  | { type: 'resynced' };
+
+/** A live, self-healing view of one context's nodes (list, then watch; relist on 410 Gone). */
+export interface NodeWatch {
+  readonly context: string;
+  /** Current nodes by name. */
+  readonly nodes: ReadonlyMap<string, KubeNode>;
+  readonly state: WatchState;
+  onDidChangeNodes(listener: Listener<NodeChange>): Subscription;
+  onDidChangeState(listener: Listener<WatchState>): Subscription;
+  /** Drops the current watch and lists again. */
+  refresh(): void;
+  dispose(): void;
+}
+
+export interface KubeGateway {
+  /** Every context of every file in KUBECONFIG (or ~/.kube/config). Throws KubeConfigError on bad input. */
+  listContexts(): ContextInfo[];
+  watchNodes(context: string): NodeWatch;
+  /** Events whose involvedObject is the node, newest first. */
+  listNodeEvents(context: string, node: string, signal?: AbortSignal): Promise<KubeEvent[]>;
+  /** Pods scheduled on the node (spec.nodeName field selector), all namespaces. */
+  countPods(context: string, node: string, signal?: AbortSignal): Promise<number>;
+  dispose(): void;
+}

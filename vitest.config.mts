@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: `unit` (pure, fast, no processes) and `integration` (real sshd, containerd, loopback API
+// stand-in). The e2e suite in a real VS Code runs outside vitest (test/e2e/run.mjs).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/property/**/*.test.ts'],
+          environment: 'node',
+          alias: { vscode: new URL('./test/stubs/vscode.ts', import.meta.url).pathname },
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
