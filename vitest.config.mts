@@ -21,6 +21,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // Brings up the real node stack (sshd, containerd, pods) once for the run: test/support/node-stack.sh.
+          globalSetup: ['test/integration/globalSetup.ts'],
         },
       },
     ],
