@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     files: ['webview/**'],
-    languageOptions: { parserOptions: { project: './webview/tsconfig.json' }, globals: { ...globals.browser } },
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -40,6 +40,12 @@ export interface ReadyError {
     | 'shutting-down' // R6
     | 'other';
   text: string;
+  /** pleg-stale: the Go duration after "last seen active", verbatim (e.g. `3m46.752815514s`). */
+  lastSeenAgo?: string;
+  /** pleg-stale: the Go duration after "threshold is", verbatim (e.g. `3m0s`). */
+  threshold?: string;
+  /** evented-pleg-full: the number of events in the full channel. */
+  channelEvents?: number;
 }
 
 export interface NodeClassification {
@@ -62,6 +68,10 @@ export interface NodeClassification {
   versions: { kubelet?: string; runtime?: string; kernel?: string; osImage?: string };
   pods: { capacity?: number; allocatable?: number };
   taints: string[];
+  /** NetworkUnavailable=True (set by the cloud provider or CNI; not by the kubelet's Ready setter). */
+  networkUnavailable?: boolean;
+  /** lastHeartbeatTime of the Ready condition, ISO 8601: how fresh the kubelet's (or controller's) report is. */
+  lastHeartbeat?: string;
   /** Problems with the input itself (no conditions, unparsable duration...). Never thrown. */
   warnings: string[];
 }

@@ -30,3 +30,66 @@ export interface PlegEvent {
 
 /** Kubelet version families whose PLEG behaves differently (see docs/pleg-model.md). */
 export type KubeletProfileId = '1.13' | '1.14-1.25' | '1.26-1.31' | '1.32+';
+
+// ---- Extensions (compatible): the status, cache, runtime and per-relist report seams of the model. ----
+
+/** A sandbox as GetPodStatus reports it: READY iff the runtime says it is running. */
+export interface SandboxStatus {
+  id: string;
+  ready: boolean;
+}
+
+/**
+ * Time of a pod-cache entry: nanoseconds after the model clock's 0, exact (EventedPLEG compares runtime
+ * timestamps to the nanosecond, and a misread createdAt lands far outside any float range).
+ * `null` is Go's zero time, which is before every other instant. See stamp.ts for conversions.
+ */
+export type CacheStamp = bigint | null;
+
+/** What GetPodStatus returns: the kubelet's PodStatus, reduced to what PLEG and its cache look at. */
+export interface PodStatus {
+  uid: string;
+  name: string;
+  namespace: string;
+  ips: readonly string[];
+  containers: readonly RuntimeContainer[];
+  sandboxes: readonly SandboxStatus[];
+  /**
+   * The runtime's status timestamp in ms on the model clock, null = Go's zero time (used as the cache time
+   * when EventedPLEG is in use).
+   */
+  timestamp: number | null;
+}
+
+export type GetPodsResult = { ok: true; pods: readonly RuntimePod[] } | { ok: false; error: string };
+export type GetPodStatusResult = { ok: true; status: PodStatus } | { ok: false; error: string };
+
+/**
+ * The container runtime as PLEG sees it. Calls are synchronous on the virtual clock; a caller that wants
+ * latency advances its clock inside these calls (the PLEG reads the clock before and after each).
+ */
+export interface PlegRuntime {
+  getPods(): GetPodsResult;
+  getPodStatus(pod: RuntimePod): GetPodStatusResult;
+}
+
+/** The model's clock in ms. */
+export interface PlegClock {
+  now(): number;
+}
+
+/** What one relist did (for the simulator's cost model and for diagnostics). */
+export interface RelistReport {
+  startMs: number;
+  ok: boolean;
+  /** The GetPods error when ok is false. */
+  error?: string;
+  /** Events the relist tried to send (ContainerChanged already filtered out). */
+  generated: number;
+  delivered: number;
+  discarded: number;
+  /** Pod UIDs passed to GetPodStatus, in call order, with repeats. */
+  inspected: string[];
+  /** Kubelet ≤1.13 only: the relist is stuck in a blocking channel send until the consumer drains. */
+  blocked: boolean;
+}

@@ -1,0 +1,104 @@
+// `pleg-doctor classify FILE|-`: one JSON line per Node of a Node, NodeList or `kubectl get nodes -o json`.
+
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { classifyNode } from '../../core/classify/classifyNode';
+import { extractNodes, NodeInputError, parseJsonText } from '../../core/classify/nodeInput';
+import type { NodeClassification } from '../../core/classify/types';
+import { CliUsageError } from '../io';
+import type { CliCommand, CliIo } from '../io';
+
+export const CLASSIFY_USAGE = `Usage: pleg-doctor classify [--fail-on-not-ready] FILE|-
+
+Reads a Node, a NodeList or \`kubectl get nodes -o json\` output (kind List) from FILE, or from standard
+input for "-", and prints one JSON line per node:
+  {"name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message"}
+Verdicts: ready, pleg, runtime-down, startup, network, lease-lost, not-ready-other.
+
+Options:
+  --fail-on-not-ready  exit 1 when any node's verdict is not "ready"
+  -h, --help           show this help
+`;
+
+/** The JSON line of one node: exactly these keys, in this order, null where absent. */
+export interface ClassificationLine {
+  name: string | null;
+  verdict: NodeClassification['verdict'];
+  cordoned: boolean;
+  since: string | null;
+  plegLastSeenAgoSeconds: number | null;
+  plegThresholdSeconds: number | null;
+  message: string | null;
+}
+
+export function classificationLine(c: NodeClassification): ClassificationLine {
+  return {
+    name: c.name !== '' ? c.name : null,
+    verdict: c.verdict,
+    cordoned: c.cordoned,
+    since: c.since ?? null,
+    plegLastSeenAgoSeconds: c.plegLastSeenAgoSeconds ?? null,
+    plegThresholdSeconds: c.plegThresholdSeconds ?? null,
+    message: c.message !== '' ? c.message : null,
+  };
+}
+
+interface ClassifyArgs {
+  source: string;
+  failOnNotReady: boolean;
+  help: boolean;
+}
+
+function parseArgs(argv: readonly string[]): ClassifyArgs {
+  const positional: string[] = [];
+  let failOnNotReady = false;
+  let help = false;
+  let optionsEnded = false;
+  for (const arg of argv) {
+    if (!optionsEnded && arg === '--') optionsEnded = true;
+    else if (!optionsEnded && (arg === '-h' || arg === '--help')) help = true;
+    else if (!optionsEnded && arg === '--fail-on-not-ready') failOnNotReady = true;
+    else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`classify: unknown option "${arg}"`);
+    else positional.push(arg);
+  }
+  if (help) return { source: '', failOnNotReady, help };
+  if (positional.length !== 1 || positional[0] === undefined) {
+    throw new CliUsageError(
+      positional.length === 0 ? 'classify: missing FILE (use "-" for standard input)' : `classify: expected one FILE, got ${positional.length}`,
+    );
+  }
+  return { source: positional[0], failOnNotReady, help };
+}
+
+async function readSource(source: string, io: CliIo): Promise<{ text: string; label: string }> {
+  if (source === '-') return { text: await io.readStdin(), label: 'standard input' };
+  const path = isAbsolute(source) ? source : resolve(io.cwd, source);
+  try {
+    return { text: await readFile(path, { encoding: 'utf8', signal: io.signal }), label: source };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new NodeInputError(`${source}: no such file`);
+    if (code === 'EISDIR') throw new NodeInputError(`${source}: is a directory, expected a JSON file`);
+    if (code === 'EACCES') throw new NodeInputError(`${source}: permission denied`);
+    throw e;
+  }
+}
+
+export const classifyCommand: CliCommand = async (argv, io) => {
+  const args = parseArgs(argv);
+  if (args.help) {
+    io.stdout.write(CLASSIFY_USAGE);
+    return 0;
+  }
+  const { text, label } = await readSource(args.source, io);
+  const nodes = extractNodes(parseJsonText(text, label), label);
+  const now = new Date();
+  let notReady = 0;
+  for (const node of nodes) {
+    const c = classifyNode(node, now);
+    if (c.verdict !== 'ready') notReady++;
+    for (const w of c.warnings) io.stderr.write(`pleg-doctor: warning: ${c.name !== '' ? c.name : label}: ${w}\n`);
+    io.stdout.write(`${JSON.stringify(classificationLine(c))}\n`);
+  }
+  return args.failOnNotReady && notReady > 0 ? 1 : 0;
+};

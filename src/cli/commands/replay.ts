@@ -1,0 +1,101 @@
+// `pleg-doctor replay --kubelet 1.26|1.32 FILE...`: replays oracle traces through the PLEG model and prints
+// the results in the oracle schema (test/fixtures/pleg-oracle/README.md).
+
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { ReplayKubelet } from '../../core/pleg/replay';
+import { replayTrace } from '../../core/pleg/replay';
+import { TraceError } from '../../core/pleg/traceSchema';
+import { CliUsageError } from '../io';
+import type { CliCommand, CliIo } from '../io';
+
+export const REPLAY_USAGE = `Usage: pleg-doctor replay --kubelet VERSION FILE...
+
+Replays PLEG traces (a bare trace or a {trace, result} oracle file; "-" reads standard input) through the
+kubelet PLEG model and prints the result in the oracle schema. One FILE prints {"steps":[...]}; several
+print one JSON line per file, {"file":"<path as given>","result":{"steps":[...]}}, in the order given.
+
+Options:
+  --kubelet VERSION  1.26 (also 1.27–1.31, same PLEG) or 1.32 (also 1.33 and later)
+  -h, --help         show this help
+`;
+
+/** Maps a --kubelet value to the replayed behaviour: 1.26–1.31 share one PLEG, 1.32+ the other. */
+export function replayKubeletFor(value: string): ReplayKubelet {
+  const m = /^v?1\.(\d+)(?:\.\d+)?$/u.exec(value.trim());
+  const minor = m ? Number(m[1]) : Number.NaN;
+  if (minor >= 26 && minor <= 31) return '1.26';
+  if (minor >= 32) return '1.32';
+  throw new CliUsageError(`replay: --kubelet must be 1.26–1.31 or 1.32 and later, got "${value}"`);
+}
+
+interface ReplayArgs {
+  kubelet: ReplayKubelet | null;
+  files: string[];
+  help: boolean;
+}
+
+function parseArgs(argv: readonly string[]): ReplayArgs {
+  const args: ReplayArgs = { kubelet: null, files: [], help: false };
+  let optionsEnded = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!optionsEnded && arg === '--') optionsEnded = true;
+    else if (!optionsEnded && (arg === '-h' || arg === '--help')) args.help = true;
+    else if (!optionsEnded && arg === '--kubelet') {
+      const value = argv[++i];
+      if (value === undefined) throw new CliUsageError('replay: --kubelet needs a value (1.26 or 1.32)');
+      args.kubelet = replayKubeletFor(value);
+    } else if (!optionsEnded && arg.startsWith('--kubelet=')) args.kubelet = replayKubeletFor(arg.slice('--kubelet='.length));
+    else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`replay: unknown option "${arg}"`);
+    else args.files.push(arg);
+  }
+  return args;
+}
+
+async function readTraceText(file: string, io: CliIo): Promise<string> {
+  if (file === '-') return io.readStdin();
+  const path = isAbsolute(file) ? file : resolve(io.cwd, file);
+  try {
+    return await readFile(path, { encoding: 'utf8', signal: io.signal });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CliUsageError(`replay: ${file}: no such file`);
+    if (code === 'EISDIR') throw new CliUsageError(`replay: ${file}: is a directory, expected a JSON trace`);
+    if (code === 'EACCES') throw new CliUsageError(`replay: ${file}: permission denied`);
+    throw e;
+  }
+}
+
+function replayFile(text: string, file: string, kubelet: ReplayKubelet): unknown {
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (e) {
+    throw new CliUsageError(`replay: ${file}: not JSON (${(e as Error).message})`);
+  }
+  try {
+    return replayTrace(input, kubelet);
+  } catch (e) {
+    if (e instanceof TraceError) throw new CliUsageError(`replay: ${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+export const replayCommand: CliCommand = async (argv, io) => {
+  const args = parseArgs(argv);
+  if (args.help) {
+    io.stdout.write(REPLAY_USAGE);
+    return 0;
+  }
+  if (args.kubelet === null) throw new CliUsageError('replay: missing --kubelet 1.26|1.32');
+  if (args.files.length === 0) throw new CliUsageError('replay: missing FILE (use "-" for standard input)');
+  if (args.files.filter((f) => f === '-').length > 1) throw new CliUsageError('replay: standard input ("-") can be given only once');
+  const single = args.files.length === 1;
+  for (const file of args.files) {
+    if (io.signal.aborted) return 130;
+    const result = replayFile(await readTraceText(file, io), file, args.kubelet);
+    io.stdout.write(`${JSON.stringify(single ? result : { file, result })}\n`);
+  }
+  return 0;
+};

@@ -1,0 +1,106 @@
+// `pleg-doctor simulate SCENARIO.json|-`: runs a PLEG scenario on a virtual clock and prints the timeline
+// as JSON (relists, PLEG health, runtime status, Ready posts, syncLoop skips, generated kubelet log lines).
+
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { parseScenario, ScenarioError } from '../../core/pleg/sim/scenario';
+import { simulate, SimulationCancelledError } from '../../core/pleg/sim/simulate';
+import { CliUsageError } from '../io';
+import type { CliCommand, CliIo } from '../io';
+
+export const SIMULATE_USAGE = `Usage: pleg-doctor simulate [--summary] [--log] SCENARIO.json|-
+
+Runs the scenario (pods, churn, CRI latencies, runtime hangs, consumer stalls, kubelet version and
+settings) through the kubelet-exact PLEG model on a virtual clock and prints the timeline as JSON.
+Examples: test/fixtures/scenarios/*.json.
+
+Options:
+  --summary   print only the summary, health transitions, skip windows and Ready posts
+  --log       print only the simulated kubelet log lines (klog text), one per line
+  -h, --help  show this help
+`;
+
+interface SimulateArgs {
+  source: string;
+  mode: 'full' | 'summary' | 'log';
+  help: boolean;
+}
+
+function parseArgs(argv: readonly string[]): SimulateArgs {
+  const positional: string[] = [];
+  let mode: SimulateArgs['mode'] = 'full';
+  let help = false;
+  let optionsEnded = false;
+  for (const arg of argv) {
+    if (!optionsEnded && arg === '--') optionsEnded = true;
+    else if (!optionsEnded && (arg === '-h' || arg === '--help')) help = true;
+    else if (!optionsEnded && (arg === '--summary' || arg === '--log')) {
+      const next = arg === '--summary' ? 'summary' : 'log';
+      if (mode !== 'full' && mode !== next) throw new CliUsageError('simulate: --summary and --log exclude each other');
+      mode = next;
+    } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`simulate: unknown option "${arg}"`);
+    else positional.push(arg);
+  }
+  if (help) return { source: '', mode, help };
+  if (positional.length !== 1 || positional[0] === undefined) {
+    throw new CliUsageError(positional.length === 0 ? 'simulate: missing SCENARIO.json (use "-" for standard input)' : `simulate: expected one SCENARIO.json, got ${positional.length}`);
+  }
+  return { source: positional[0], mode, help };
+}
+
+async function readSource(source: string, io: CliIo): Promise<{ text: string; label: string }> {
+  if (source === '-') return { text: await io.readStdin(), label: 'standard input' };
+  const path = isAbsolute(source) ? source : resolve(io.cwd, source);
+  try {
+    return { text: await readFile(path, { encoding: 'utf8', signal: io.signal }), label: source };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CliUsageError(`simulate: ${source}: no such file`);
+    if (code === 'EISDIR') throw new CliUsageError(`simulate: ${source}: is a directory`);
+    if (code === 'EACCES') throw new CliUsageError(`simulate: ${source}: permission denied`);
+    throw e;
+  }
+}
+
+export const simulateCommand: CliCommand = async (argv, io) => {
+  const args = parseArgs(argv);
+  if (args.help) {
+    io.stdout.write(SIMULATE_USAGE);
+    return 0;
+  }
+  const { text, label } = await readSource(args.source, io);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CliUsageError(`simulate: ${label} is not JSON: ${(e as Error).message}`);
+  }
+  let timeline;
+  try {
+    timeline = simulate(parseScenario(raw), io.signal);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new CliUsageError(`simulate: ${label}: ${e.message}`);
+    if (e instanceof SimulationCancelledError) {
+      io.stderr.write('pleg-doctor: simulate: cancelled\n');
+      return 130;
+    }
+    throw e;
+  }
+  if (args.mode === 'log') {
+    for (const l of timeline.logLines) io.stdout.write(`${l.line}\n`);
+    return 0;
+  }
+  const out =
+    args.mode === 'summary'
+      ? {
+          scenario: timeline.scenario,
+          profile: timeline.profile,
+          summary: timeline.summary,
+          health: timeline.health,
+          skipWindows: timeline.skipWindows,
+          nodeReady: timeline.nodeReady,
+        }
+      : timeline;
+  io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  return 0;
+};

@@ -1,0 +1,27 @@
+// Subcommand name → lazy loader. Loading on demand keeps `pleg-doctor --help` fast and means a command's
+// heavy dependencies (client-node for `nodes`) are only read when that command runs.
+
+import type { CliCommand } from './io';
+
+export interface CommandEntry {
+  /** One line for `pleg-doctor --help`. */
+  summary: string;
+  load(): Promise<CliCommand>;
+}
+
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  classify: {
+    summary: 'Classify Nodes from a file or stdin (Node, NodeList, or `kubectl get nodes -o json`)',
+    load: async () => (await import('./commands/classify')).classifyCommand,
+  },
+  nodes: {
+    summary: 'List the live nodes of every kubeconfig context with their verdicts',
+    load: async () => {
+      const [{ createNodesCommand }, { createKubeGateway }] = await Promise.all([
+        import('./commands/nodes'),
+        import('../infra/kube/createGateway'),
+      ]);
+      return createNodesCommand(createKubeGateway);
+    },
+  },
+};

@@ -1,0 +1,381 @@
+// Runs a scenario through the kubelet's moving parts on a virtual clock:
+//  - the PLEG relist loop (the GenericPleg model; sliding period; durations from the cost model),
+//  - updateRuntimeUp (CRI Status every 5 s, sliding; `container runtime is down` 30 s after the last success),
+//  - syncLoop (skips while runtimeErrors() is non-empty with a 100 ms → 5 s backoff; housekeeping lists
+//    pods from the runtime and so blocks the loop for up to runtimeRequestTimeout when the runtime hangs),
+//  - the node status update (every 10 s; its VersionInfo setter calls CRI Version first),
+//  - random churn (container restarts, pod replacements) and consumer stalls.
+// Every callback runs at its virtual time; a CRI call advances the shared clock to its end.
+
+import { formatKlogLine } from '../../parse/klogFormat';
+import type { KlogSeverity } from '../../parse/klog';
+import { formatGoDuration, formatGoDurationMs, MAX_GO_DURATION_NS } from '../../util/goDuration';
+import { EventChannel } from '../channel';
+import { GenericPleg } from '../generic';
+import { PodCache } from '../podCache';
+import { profileForKubeletVersion } from '../profiles';
+import type { RelistReport } from '../types';
+import { EventQueue } from './eventQueue';
+import { SeededRandom } from './prng';
+import { aggregateError, readyCondition, runtimeErrorMessages, type ReadyCondition } from './runtimeErrors';
+import type { Scenario } from './scenario';
+import { SimRuntime, type SimClock } from './simRuntime';
+import type { HealthTransition, NodeStatusPost, RelistEntry, RuntimeStatusTransition, SkipWindow, Timeline, BlockedWindow, SimLogLine } from './timeline';
+
+const SKIP_BACKOFF_BASE_MS = 100;
+const SKIP_BACKOFF_MAX_MS = 5_000;
+/** Housekeeping blocks shorter than this are normal work, not worth a timeline entry. */
+const NOTABLE_BLOCK_MS = 1_000;
+
+export class SimulationCancelledError extends Error {
+  constructor() {
+    super('simulation cancelled');
+    this.name = 'SimulationCancelledError';
+  }
+}
+
+interface InFlightRelist {
+  startMs: number;
+  getPodsEndMs: number;
+  ok: boolean;
+  prevStamp: number | null;
+}
+
+export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
+  const k = scenario.kubelet;
+  const clock: SimClock = { now: 0 };
+  const root = new SeededRandom(scenario.seed);
+  const runtimeRng = root.fork();
+  const churnRng = root.fork();
+  const runtime = new SimRuntime(clock, scenario.latency, scenario.runtimeHangs, scenario.slowdowns, k.runtimeRequestTimeoutMs, runtimeRng, scenario.pods);
+  const profile = profileForKubeletVersion(scenario.kubeletVersion);
+  const pleg = new GenericPleg({
+    profile,
+    runtime,
+    clock: { now: () => clock.now },
+    channel: new EventChannel(k.channelCapacity),
+    cache: new PodCache(false),
+    relistPeriodMs: k.relistPeriodMs,
+    relistThresholdMs: k.relistThresholdMs,
+  });
+  const q = new EventQueue();
+  const end = scenario.durationMs;
+
+  const relists: RelistEntry[] = [];
+  const health: HealthTransition[] = [{ atMs: 0, healthy: false }];
+  const runtimeStatus: RuntimeStatusTransition[] = [];
+  const nodeReady: NodeStatusPost[] = [];
+  const skipWindows: SkipWindow[] = [];
+  const blocked: BlockedWindow[] = [];
+  const logLines: SimLogLine[] = [];
+  let logLinesDropped = 0;
+  const totals = { relists: 0, failed: 0, maxMs: 0, sumMs: 0, events: 0, discards: 0, skips: 0, notReadyPosts: 0, unhealthyMs: 0 };
+
+  const log = (atMs: number, severity: KlogSeverity, source: string, msg: string, fields?: ReadonlyArray<readonly [string, string | { raw: string }]>): void => {
+    if (logLines.length >= scenario.record.maxLogLines) {
+      logLinesDropped++;
+      return;
+    }
+    const spec = { severity, epochMs: scenario.startEpochMs + atMs, threadId: k.pid, source, msg };
+    logLines.push({ atMs, line: formatKlogLine(fields ? { ...spec, fields } : spec) });
+  };
+
+  // ---- PLEG health, as Healthy() would answer at any instant ----
+  let inFlight: InFlightRelist | null = null;
+  let stampMs: number | null = null;
+  let healthyNow = false;
+  let unhealthySince = 0;
+
+  const thresholdText = formatGoDurationMs(k.relistThresholdMs);
+  /** Healthy() at time x. A relist in flight has already run in the model; before its GetPods returned, the kubelet still saw the previous stamp. */
+  const plegErrorAt = (x: number): string | undefined => {
+    if (inFlight !== null && inFlight.ok && x < inFlight.getPodsEndMs) {
+      const prev = inFlight.prevStamp;
+      if (prev === null) {
+        return profile.yetToBeSuccessfulText
+          ? 'pleg has yet to be successful'
+          : `pleg was last seen active ${formatGoDuration(MAX_GO_DURATION_NS)} ago; threshold is ${thresholdText}`;
+      }
+      return x - prev > k.relistThresholdMs ? `pleg was last seen active ${formatGoDurationMs(x - prev)} ago; threshold is ${thresholdText}` : undefined;
+    }
+    // Healthy() is true whenever the stamp is at most a threshold old; only ask the model (which also
+    // formats the error text) when it can fail. This check runs on every sync loop pass.
+    const last = pleg.lastRelistMs;
+    if (last !== null && x - last <= k.relistThresholdMs) return undefined;
+    const saved = clock.now;
+    clock.now = x;
+    const h = pleg.healthy();
+    clock.now = saved;
+    return h.healthy ? undefined : h.error;
+  };
+
+  const flushHealth = (x: number): void => {
+    if (healthyNow && stampMs !== null && x > stampMs + k.relistThresholdMs) {
+      healthyNow = false;
+      unhealthySince = stampMs + k.relistThresholdMs;
+      health.push({ atMs: unhealthySince, healthy: false });
+    }
+  };
+  const stampChanged = (visibleAt: number, stamp: number): void => {
+    flushHealth(visibleAt);
+    stampMs = stamp;
+    if (!healthyNow && visibleAt - stamp <= k.relistThresholdMs) {
+      healthyNow = true;
+      totals.unhealthyMs += visibleAt - unhealthySince;
+      health.push({ atMs: visibleAt, healthy: true });
+    }
+  };
+
+  // ---- runtime status (updateRuntimeUp) ----
+  let lastRuntimeSync: number | null = null;
+  let runtimeUp = false;
+  const flushRuntime = (x: number): void => {
+    if (runtimeUp && lastRuntimeSync !== null && x >= lastRuntimeSync + k.runtimeSyncThresholdMs) {
+      runtimeUp = false;
+      runtimeStatus.push({ atMs: lastRuntimeSync + k.runtimeSyncThresholdMs, up: false });
+    }
+  };
+  const statusCheck = (t: number): void => {
+    clock.now = t;
+    const r = runtime.call(scenario.latency.status);
+    const u = clock.now;
+    q.schedule(u, () => {
+      if (r.ok) {
+        flushRuntime(u);
+        lastRuntimeSync = u;
+        if (!runtimeUp) {
+          runtimeUp = true;
+          runtimeStatus.push({ atMs: u, up: true });
+        }
+      }
+      q.schedule(u + k.runtimeStatusPeriodMs, statusCheck);
+    });
+  };
+
+  const runtimeErrorsAt = (x: number): string[] => {
+    const pe = plegErrorAt(x);
+    return runtimeErrorMessages({
+      nowMs: x,
+      lastRuntimeSyncMs: lastRuntimeSync,
+      runtimeSyncThresholdMs: k.runtimeSyncThresholdMs,
+      failingChecks: pe === undefined ? [] : [['PLEG', pe]],
+    });
+  };
+
+  // ---- consumer stalls ----
+  const stallEndAt = (x: number): number | undefined => {
+    for (const s of scenario.consumerStalls) if (x >= s.startMs && x < s.startMs + s.durationMs) return s.startMs + s.durationMs;
+    return undefined;
+  };
+
+  // ---- the relist loop ----
+  let blockedRelist: { report: RelistReport; startMs: number } | null = null;
+  const recordRelist = (report: RelistReport, startMs: number, endMs: number): void => {
+    const durationMs = endMs - startMs;
+    totals.relists++;
+    totals.sumMs += durationMs;
+    totals.maxMs = Math.max(totals.maxMs, durationMs);
+    totals.events += report.generated;
+    totals.discards += report.discarded;
+    if (!report.ok) {
+      totals.failed++;
+      log(endMs, 'E', 'generic.go:256', 'GenericPLEG: Unable to retrieve pods', [['err', report.error ?? '']]);
+    }
+    for (let i = 0; i < report.discarded; i++) log(endMs, 'E', 'generic.go:300', 'Event channel is full, discard this relist() cycle event');
+    const notable = !report.ok || durationMs >= scenario.record.slowRelistMs || report.generated > 0 || report.discarded > 0;
+    if (scenario.record.relists === 'all' || notable) {
+      const entry: RelistEntry = {
+        startMs,
+        endMs,
+        durationMs,
+        ok: report.ok,
+        events: report.generated,
+        delivered: report.delivered,
+        discards: report.discarded,
+        podsInspected: report.inspected.length,
+      };
+      if (report.error !== undefined) entry.error = report.error;
+      relists.push(entry);
+    }
+  };
+
+  const relistStart = (t: number): void => {
+    clock.now = t;
+    const prevStamp = pleg.lastRelistMs;
+    const report = pleg.relist();
+    const relistEnd = clock.now;
+    const getPodsEndMs = runtime.lastGetPodsEndMs;
+    inFlight = { startMs: t, getPodsEndMs, ok: report.ok, prevStamp };
+    q.schedule(relistEnd, () => {
+      if (report.ok) stampChanged(getPodsEndMs, t);
+      inFlight = null;
+      if (report.blocked) {
+        // Kubelet ≤1.13: stuck in a channel send until the sync loop reads (#72482).
+        blockedRelist = { report, startMs: t };
+        consume(relistEnd);
+        return;
+      }
+      recordRelist(report, t, relistEnd);
+      q.schedule(relistEnd + k.relistPeriodMs, relistStart);
+      if (syncIdle(relistEnd)) consume(relistEnd);
+    });
+  };
+
+  /** The sync loop reads the PLEG channel (all of it: syncLoopIteration runs back to back). */
+  const consume = (t: number): void => {
+    if (stallEndAt(t) !== undefined || skipping !== null || t < loopBusyUntil) return;
+    clock.now = t;
+    // syncLoop takes one event per pass and passes back to back, so a relist blocked in a send (≤1.13)
+    // keeps going for as long as the loop keeps reading.
+    while (pleg.drain() > 0 && pleg.blockedRelist !== null);
+    const b = blockedRelist;
+    if (b !== null && pleg.blockedRelist === null) {
+      blockedRelist = null;
+      const done = clock.now;
+      recordRelist(b.report, b.startMs, done);
+      q.schedule(done + k.relistPeriodMs, relistStart);
+    }
+  };
+
+  // ---- syncLoop ----
+  let backoff = SKIP_BACKOFF_BASE_MS;
+  let skipping: SkipWindow | null = null;
+  let loopBusyUntil = 0;
+  let nextHousekeeping = k.housekeepingPeriodMs;
+  const syncIdle = (t: number): boolean => skipping === null && t >= loopBusyUntil && stallEndAt(t) === undefined;
+  const nextGrid = (t: number, period: number): number => (Math.floor(t / period) + 1) * period;
+
+  const syncIter = (t: number): void => {
+    const stallEnd = stallEndAt(t);
+    if (stallEnd !== undefined) {
+      blocked.push({ startMs: t, endMs: stallEnd, cause: 'consumerStall' });
+      loopBusyUntil = stallEnd;
+      q.schedule(stallEnd, syncIter);
+      return;
+    }
+    const errs = runtimeErrorsAt(t);
+    if (errs.length > 0) {
+      const text = aggregateError(errs) as string;
+      if (skipping === null) {
+        skipping = { startMs: t, endMs: null, skips: 0, firstError: text };
+        skipWindows.push(skipping);
+      }
+      skipping.skips++;
+      totals.skips++;
+      log(t, 'E', 'kubelet.go:2273', 'Skipping pod synchronization', [['err', text]]);
+      q.schedule(t + backoff, syncIter);
+      backoff = Math.min(backoff * 2, SKIP_BACKOFF_MAX_MS);
+      return;
+    }
+    backoff = SKIP_BACKOFF_BASE_MS;
+    if (skipping !== null) {
+      skipping.endMs = t;
+      skipping = null;
+    }
+    consume(t);
+    if (t >= nextHousekeeping) {
+      nextHousekeeping = nextGrid(t, k.housekeepingPeriodMs);
+      let u = t;
+      if (k.housekeepingCallsRuntime) {
+        clock.now = t;
+        if (runtime.call(scenario.latency.listPodSandbox).ok) runtime.call(scenario.latency.listContainers);
+        u = clock.now;
+      }
+      if (u > t) {
+        // A tick that fired meanwhile waits in the ticker's one-slot channel and runs right away.
+        if (u >= nextHousekeeping) nextHousekeeping = u;
+        if (u - t >= NOTABLE_BLOCK_MS) blocked.push({ startMs: t, endMs: u, cause: 'housekeeping' });
+        loopBusyUntil = u;
+        q.schedule(u, syncIter);
+        return;
+      }
+    }
+    q.schedule(Math.min(nextGrid(t, k.syncTickMs), nextHousekeeping), syncIter);
+  };
+
+  // ---- node status ----
+  let lastReady: ReadyCondition | null = null;
+  const nodeStatus = (t: number): void => {
+    clock.now = t;
+    if (k.nodeStatusCallsRuntime) runtime.call(scenario.latency.version);
+    const u = clock.now;
+    q.schedule(u, () => {
+      const cond = readyCondition(runtimeErrorsAt(u));
+      if (cond.status === 'False') totals.notReadyPosts++;
+      if (lastReady === null || cond.status !== lastReady.status || cond.message !== lastReady.message) {
+        nodeReady.push({ atMs: u, ...cond });
+        if (cond.status === 'False' && lastReady?.status === 'True') {
+          const at = new Date(scenario.startEpochMs + u).toISOString().replace(/\.\d+Z$/u, 'Z');
+          const condition = JSON.stringify({ type: 'Ready', status: cond.status, lastHeartbeatTime: at, lastTransitionTime: at, reason: cond.reason, message: cond.message });
+          log(u, 'I', 'setters.go:602', 'Node became not ready', [['node', scenario.nodeName], ['condition', { raw: condition }]]);
+        }
+      }
+      lastReady = cond;
+      q.schedule(u + k.nodeStatusUpdateFrequencyMs, nodeStatus);
+    });
+  };
+
+  // ---- churn ----
+  const scheduleChurn = (perHour: number, act: () => void): void => {
+    if (perHour <= 0) return;
+    const meanMs = 3_600_000 / perHour;
+    const tick = (t: number): void => {
+      act();
+      q.schedule(t + churnRng.exponential(meanMs), tick);
+    };
+    q.schedule(churnRng.exponential(meanMs), tick);
+  };
+
+  // The sync loop's first pass comes first: on a starting kubelet it finds neither a runtime status nor a relist.
+  q.schedule(0, syncIter);
+  q.schedule(0, statusCheck);
+  q.schedule(0, relistStart);
+  q.schedule(k.nodeStatusUpdateFrequencyMs, nodeStatus);
+  scheduleChurn(scenario.churn.containerRestartsPerHour, () => runtime.restartContainer());
+  scheduleChurn(scenario.churn.podReplacementsPerHour, () => runtime.replacePod());
+
+  let steps = 0;
+  for (;;) {
+    const next = q.peekTime();
+    if (next === undefined || next > end) break;
+    const e = q.pop();
+    if (e === undefined) break;
+    if ((++steps & 4095) === 0 && signal?.aborted) throw new SimulationCancelledError();
+    clock.now = e.at;
+    e.run(e.at);
+  }
+  flushHealth(end);
+  flushRuntime(end);
+  if (!healthyNow) totals.unhealthyMs += end - unhealthySince;
+
+  return {
+    scenario: scenario.name,
+    seed: scenario.seed,
+    kubeletVersion: scenario.kubeletVersion,
+    profile: profile.id,
+    startTime: scenario.startTime,
+    durationMs: end,
+    relistsRecorded: scenario.record.relists,
+    relists,
+    health,
+    runtimeStatus,
+    nodeReady,
+    skipWindows,
+    blocked,
+    logLines,
+    summary: {
+      relists: totals.relists,
+      failedRelists: totals.failed,
+      maxRelistMs: totals.maxMs,
+      meanRelistMs: totals.relists === 0 ? 0 : totals.sumMs / totals.relists,
+      events: totals.events,
+      discards: totals.discards,
+      criCalls: runtime.stats.calls,
+      criTimeouts: runtime.stats.timeouts,
+      unhealthyMs: totals.unhealthyMs,
+      notReadyPosts: totals.notReadyPosts,
+      skips: totals.skips,
+      logLinesDropped,
+    },
+  };
+}

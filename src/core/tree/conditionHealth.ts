@@ -1,0 +1,13 @@
+// Whether a node condition's status is the good one: Ready wants True, the pressure and
+// NetworkUnavailable conditions want False. Unknown types are neutral.
+
+export type ConditionHealth = 'good' | 'bad' | 'unknown' | 'neutral';
+
+const WANTS_FALSE = new Set(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable']);
+
+export function conditionHealth(type: string | undefined, status: string | undefined): ConditionHealth {
+  if (status === 'Unknown') return 'unknown';
+  if (type === 'Ready') return status === 'True' ? 'good' : 'bad';
+  if (type !== undefined && WANTS_FALSE.has(type)) return status === 'False' ? 'good' : 'bad';
+  return 'neutral';
+}

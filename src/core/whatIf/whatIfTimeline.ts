@@ -1,0 +1,96 @@
+// The timeline panel's what-if: turns the user's few knobs into a simulator scenario, runs it, and
+// reduces the simulator's timeline to what the chart draws. Pure, so the panel stays a thin adapter.
+
+import { parseScenario } from '../pleg/sim/scenario';
+import { simulate } from '../pleg/sim/simulate';
+import type { Timeline } from '../pleg/sim/timeline';
+import type { TimelineData, TimeWindow, WhatIfParams } from '../../shared/panelProtocol';
+
+export const DEFAULT_WHAT_IF: WhatIfParams = {
+  pods: 110,
+  containersPerPod: 2,
+  rpcLatencyMs: 5,
+  changedPodsPerRelist: 1,
+  freezeAtS: 60,
+  freezeForS: 300,
+  durationS: 900,
+  kubelet: '1.32',
+};
+
+/** Above this many simulated seconds only notable relists are kept, so the chart stays light. */
+const RECORD_ALL_UP_TO_S = 6 * 3600;
+
+export function whatIfScenario(p: WhatIfParams): unknown {
+  const latency = p.rpcLatencyMs <= 0 ? { kind: 'constant', ms: 0 } : { kind: 'lognormal', medianMs: p.rpcLatencyMs, p99Ms: p.rpcLatencyMs * 4 };
+  return {
+    name: 'what-if',
+    seed: 1,
+    duration: p.durationS * 1000,
+    kubeletVersion: p.kubelet === '1.32' ? '1.32.0' : '1.26.0',
+    pods: { count: p.pods, containersPerPod: p.containersPerPod },
+    // Relists run about once a second, so "changed pods per relist" is a rate per second.
+    churn: { containerRestartsPerHour: p.changedPodsPerRelist * 3600, podReplacementsPerHour: 0 },
+    latency: { listPodSandbox: latency, listContainers: latency, podSandboxStatus: latency, containerStatus: latency, status: latency, version: latency },
+    runtimeHangs: p.freezeForS > 0 ? [{ startMs: p.freezeAtS * 1000, durationMs: p.freezeForS * 1000 }] : [],
+    record: { relists: p.durationS <= RECORD_ALL_UP_TO_S ? 'all' : 'notable' },
+  };
+}
+
+/** Windows where `isBad` holds, from a list of state changes ordered by time. */
+function windowsOf<T extends { atMs: number }>(changes: readonly T[], isBad: (c: T) => boolean, endMs: number): TimeWindow[] {
+  const out: TimeWindow[] = [];
+  let openedAt: number | undefined;
+  for (const change of changes) {
+    if (isBad(change) && openedAt === undefined) openedAt = change.atMs;
+    else if (!isBad(change) && openedAt !== undefined) {
+      out.push({ fromMs: openedAt, toMs: change.atMs });
+      openedAt = undefined;
+    }
+  }
+  if (openedAt !== undefined) out.push({ fromMs: openedAt, toMs: endMs });
+  return out;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function timelineData(timeline: Timeline, p: WhatIfParams, thresholdMs: number): TimelineData {
+  // Before the first successful relist Healthy() says "pleg has yet to be successful": a startup
+  // transient of a few milliseconds here, not the failure the user is asking about.
+  const firstHealthy = timeline.health.findIndex((h) => h.healthy);
+  const afterStartup = firstHealthy < 0 ? timeline.health : timeline.health.slice(firstHealthy);
+  const unhealthy = windowsOf(afterStartup, (h) => !h.healthy, timeline.durationMs);
+  const notReady = windowsOf(timeline.nodeReady, (n) => n.status === 'False', timeline.durationMs);
+  const s = timeline.summary;
+  const notes: string[] = [
+    `${s.relists} relists, ${s.failedRelists} failed; longest ${seconds(s.maxRelistMs)}, mean ${(s.meanRelistMs).toFixed(1)} ms.`,
+  ];
+  const firstUnhealthy = unhealthy[0];
+  if (firstUnhealthy === undefined) {
+    notes.push(`PLEG stayed healthy: no relist gap exceeded the ${seconds(thresholdMs)} threshold.`);
+  } else {
+    const relativeTo = p.freezeForS > 0 ? ` (${seconds(firstUnhealthy.fromMs - p.freezeAtS * 1000)} after the freeze)` : '';
+    notes.push(`PLEG first unhealthy at ${seconds(firstUnhealthy.fromMs)}${relativeTo}; unhealthy for ${seconds(s.unhealthyMs)} in total.`);
+  }
+  const firstNotReady = notReady[0];
+  const firstNotReadyPost = timeline.nodeReady.find((n) => n.status === 'False');
+  if (firstNotReady !== undefined && firstNotReadyPost !== undefined) {
+    notes.push(`Node posted Ready=False at ${seconds(firstNotReady.fromMs)}: "${firstNotReadyPost.message}"`);
+  }
+  if (s.discards > 0) notes.push(`${s.discards} PLEG events were discarded because the channel was full.`);
+  if (s.criTimeouts > 0) notes.push(`${s.criTimeouts} CRI calls hit the runtime request timeout.`);
+  return {
+    title: `${p.pods} pods × ${p.containersPerPod} containers, ${p.rpcLatencyMs} ms per CRI call, kubelet ${p.kubelet === '1.32' ? '1.32+' : '1.26–1.31'}`,
+    thresholdMs,
+    relists: timeline.relists.map((r) => ({ startMs: r.startMs, durationMs: r.durationMs, ok: r.ok })),
+    unhealthy,
+    notReady,
+    notes,
+  };
+}
+
+export function runWhatIf(p: WhatIfParams, signal?: AbortSignal): TimelineData {
+  const scenario = parseScenario(whatIfScenario(p));
+  return timelineData(simulate(scenario, signal), p, scenario.kubelet.relistThresholdMs);
+}

@@ -1,0 +1,49 @@
+// Entry point. activate() only builds the services and calls one registerX factory per feature; all
+// behaviour lives in src/host. Everything registered goes into context.subscriptions.
+
+import * as vscode from 'vscode';
+import { classifyNode } from './core/classify/classifyNode';
+import { ClusterSession } from './host/cluster/clusterSession';
+import type { GatewayFactory } from './host/cluster/clusterSession';
+import { registerSession } from './host/cluster/registerSession';
+import { registerGeneralCommands } from './host/commands/registerGeneralCommands';
+import { readSettings } from './host/config/settings';
+import { outputChannelLogger } from './host/logging/outputChannelLogger';
+import { registerKubeletLogClient } from './host/lsp/registerKubeletLogClient';
+import { registerTimelinePanel } from './host/panels/timelinePanel';
+import type { Services } from './host/services';
+import { registerStatusBar } from './host/statusBar/registerStatusBar';
+import { NodeTreeProvider } from './host/views/nodeTreeProvider';
+import { registerNodeView } from './host/views/registerNodeView';
+
+/** The Kubernetes client is about 1 MB of code: load it on first use, not at module load. */
+const createGateway: GatewayFactory = async (options) => {
+  const { createKubeGateway } = await import('./infra/kube/createGateway');
+  return createKubeGateway(options);
+};
+
+let stopLanguageServer: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel('PLEG Doctor', { log: true });
+  const logger = outputChannelLogger(output);
+  const session = new ClusterSession(classifyNode, createGateway, logger);
+  const nodeTree = new NodeTreeProvider(session, logger, { onlyUnhealthy: readSettings().showOnlyUnhealthy });
+  const services: Services = { output, logger, session, nodeTree };
+  logger.info(`PLEG Doctor ${String(context.extension.packageJSON.version)} activating`);
+
+  context.subscriptions.push(output, session, nodeTree);
+  context.subscriptions.push(...registerNodeView(services));
+  context.subscriptions.push(...registerStatusBar(services));
+  context.subscriptions.push(...registerGeneralCommands(services));
+  context.subscriptions.push(...registerTimelinePanel(context, services));
+  const languageClient = registerKubeletLogClient(context, services);
+  stopLanguageServer = languageClient.stop;
+  context.subscriptions.push(...languageClient.disposables);
+  context.subscriptions.push(...registerSession(services));
+}
+
+export async function deactivate(): Promise<void> {
+  await stopLanguageServer?.();
+  stopLanguageServer = undefined;
+}

@@ -1,0 +1,49 @@
+// Typed access to the plegDoctor.* settings declared in package.json `contributes.configuration`.
+
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+export const SECTION = 'plegDoctor';
+
+export const SettingKeys = {
+  kubeconfig: 'kubeconfig',
+  showOnlyUnhealthy: 'showOnlyUnhealthy',
+  contextsExclude: 'contexts.exclude',
+} as const;
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+}
+
+/** `~` and `${env:NAME}` are expanded so users can share settings across machines. */
+export function expandPath(p: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
+  let out = p.trim().replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => env[name] ?? '');
+  if (out === '~') out = home;
+  else if (out.startsWith('~/')) out = path.join(home, out.slice(2));
+  return path.resolve(out);
+}
+
+export interface Settings {
+  /** Empty means: KUBECONFIG, else ~/.kube/config. */
+  kubeconfigPaths: string[];
+  showOnlyUnhealthy: boolean;
+  excludedContexts: string[];
+}
+
+export function readSettings(): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  return {
+    kubeconfigPaths: stringList(config.get<unknown>(SettingKeys.kubeconfig)).map((p) => expandPath(p)),
+    showOnlyUnhealthy: config.get<boolean>(SettingKeys.showOnlyUnhealthy) === true,
+    excludedContexts: stringList(config.get<unknown>(SettingKeys.contextsExclude)),
+  };
+}
+
+/** Writes where the user's effective value comes from (workspace if set there, else user settings). */
+export async function updateSetting(key: string, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const inspected = config.inspect(key);
+  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await config.update(key, value, target);
+}

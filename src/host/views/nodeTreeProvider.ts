@@ -1,0 +1,224 @@
+// The Nodes view's data provider: contexts → nodes (unhealthy first) → conditions and recent events.
+// Model changes are coalesced into targeted refreshes; events and pod counts are fetched on demand with
+// deadlines, and their failures become rows or tooltip lines, never popups.
+
+import * as vscode from 'vscode';
+import type { KubeEvent } from '../../core/kube/objects';
+import { ChangeCoalescer } from '../../core/tree/changeCoalescer';
+import type { RefreshBatch } from '../../core/tree/changeCoalescer';
+import type { ContextNodes, NodeEntry } from '../../core/tree/contextNodes';
+import { describeNode } from '../../core/tree/nodeDescription';
+import { nodeTooltipMarkdown } from '../../core/tree/nodeTooltip';
+import { isUnhealthy } from '../../core/tree/verdictPresentation';
+import type { Logger } from '../../core/util/logger';
+import type { ClusterSession } from '../cluster/clusterSession';
+import { t } from '../l10n';
+import { describeFailure, PodCountCache } from './podCountCache';
+import type { EventsElement, NoticeElement, TreeElement } from './treeElements';
+import { elementId } from './treeElements';
+import {
+  clusterErrorTreeItem,
+  conditionTreeItem,
+  contextTreeItem,
+  eventsTreeItem,
+  eventTreeItem,
+  nodeTreeItem,
+  noticeTreeItem,
+} from './treeItems';
+
+const EVENTS_DEADLINE_MS = 15_000;
+const MAX_EVENTS = 30;
+/** All contexts start expanded up to this many; beyond it only the current context does. */
+const EXPAND_ALL_UP_TO = 5;
+
+export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<TreeElement | TreeElement[] | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly batchEmitter = new vscode.EventEmitter<RefreshBatch>();
+  /** Fires after each coalesced refresh (badge, status bar and tests listen). */
+  readonly onDidRefresh = this.batchEmitter.event;
+  private readonly coalescer: ChangeCoalescer;
+  private readonly subscription: { dispose(): void };
+  private readonly pods: PodCountCache;
+  /** Last description shown per row, so the age ticker refreshes only rows whose text changed. */
+  private readonly shownDescriptions = new WeakMap<NodeEntry, string>();
+  private onlyUnhealthy: boolean;
+  private readonly eventsDeadlineMs: number;
+
+  constructor(
+    private readonly session: ClusterSession,
+    private readonly logger: Logger,
+    options: { onlyUnhealthy: boolean; eventsDeadlineMs?: number },
+  ) {
+    this.onlyUnhealthy = options.onlyUnhealthy;
+    this.eventsDeadlineMs = options.eventsDeadlineMs ?? EVENTS_DEADLINE_MS;
+    this.coalescer = new ChangeCoalescer((batch) => this.emit(batch), { delayMs: 150, maxDelayMs: 750 });
+    this.subscription = session.model.onDidChange((change) => this.coalescer.push(change));
+    this.pods = new PodCountCache((context, node, signal) => {
+      const kube = session.kube;
+      if (kube === undefined) return Promise.reject(new Error(t('not connected')));
+      return kube.countPods(context, node, signal);
+    });
+  }
+
+  get filterUnhealthy(): boolean {
+    return this.onlyUnhealthy;
+  }
+
+  setOnlyUnhealthy(value: boolean): void {
+    if (value === this.onlyUnhealthy) return;
+    this.onlyUnhealthy = value;
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Refreshes rows whose age text ("for 3m") has moved on since they were drawn. */
+  tickAges(now = new Date()): void {
+    const stale: NodeEntry[] = [];
+    for (const group of this.session.model.groups()) {
+      for (const entry of group.rows(true)) {
+        const shown = this.shownDescriptions.get(entry);
+        if (shown !== undefined && shown !== describeNode(entry.classification, now, t)) stale.push(entry);
+      }
+    }
+    if (stale.length > 0) this.changeEmitter.fire(stale);
+  }
+
+  refreshAll(): void {
+    this.pods.clear();
+    this.changeEmitter.fire(undefined);
+  }
+
+  getTreeItem(element: TreeElement): vscode.TreeItem {
+    const now = new Date();
+    switch (element.kind) {
+      case 'context': {
+        const groups = this.session.model.groups();
+        return contextTreeItem(element, groups.length <= EXPAND_ALL_UP_TO || element.isCurrent);
+      }
+      case 'node': {
+        const item = nodeTreeItem(element, now);
+        if (typeof item.description === 'string') this.shownDescriptions.set(element, item.description);
+        return item;
+      }
+      case 'clusterError':
+        return clusterErrorTreeItem(element);
+      case 'condition':
+        return conditionTreeItem(element, now);
+      case 'events':
+        return eventsTreeItem(element);
+      case 'event':
+        return eventTreeItem(element, now);
+      case 'notice':
+        return noticeTreeItem(element);
+    }
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, element: TreeElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (element.kind !== 'node' || item.tooltip !== undefined) return item;
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const pods = await this.pods.get(element.context, element.name, controller.signal);
+      if (pods.kind === 'error') this.logger.warn(`pod count for a node of ${element.context} failed: ${pods.message}`);
+      const md = new vscode.MarkdownString(nodeTooltipMarkdown(element.classification, element.context, pods, new Date(), t));
+      md.isTrusted = false;
+      md.supportHtml = false;
+      item.tooltip = md;
+      return item;
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  getChildren(element?: TreeElement): vscode.ProviderResult<TreeElement[]> {
+    if (element === undefined) return [...this.session.model.groups()];
+    switch (element.kind) {
+      case 'context':
+        return this.contextChildren(element);
+      case 'node':
+        return [
+          ...(element.node.status?.conditions ?? []).map((condition) => ({ kind: 'condition' as const, entry: element, condition })),
+          { kind: 'events' as const, entry: element },
+        ];
+      case 'events':
+        return this.loadEvents(element);
+      case 'clusterError':
+      case 'condition':
+      case 'event':
+      case 'notice':
+        return [];
+    }
+  }
+
+  getParent(element: TreeElement): vscode.ProviderResult<TreeElement> {
+    switch (element.kind) {
+      case 'context':
+        return undefined;
+      case 'node':
+        return this.session.model.group(element.context);
+      case 'clusterError':
+        return element.context;
+      case 'condition':
+      case 'events':
+        return element.entry;
+      case 'event':
+        return element.parent;
+      case 'notice':
+        return element.parent;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.coalescer.dispose();
+    this.changeEmitter.dispose();
+    this.batchEmitter.dispose();
+  }
+
+  private contextChildren(group: ContextNodes): TreeElement[] {
+    const children: TreeElement[] = [];
+    if (group.state.kind === 'error' || group.state.kind === 'reconnecting') children.push({ kind: 'clusterError', context: group });
+    const rows = group.rows(this.onlyUnhealthy);
+    children.push(...rows);
+    if (rows.length === 0 && group.state.kind === 'synced') {
+      const total = group.counts().total;
+      children.push(
+        notice(group, 'empty', total === 0 ? t('No nodes') : t('All {0} nodes are healthy', total), 'ok', this.onlyUnhealthy && total > 0 ? t('hidden by "Show Only Unhealthy"') : undefined),
+      );
+    }
+    return children;
+  }
+
+  private async loadEvents(element: EventsElement): Promise<TreeElement[]> {
+    const kube = this.session.kube;
+    if (kube === undefined) return [notice(element, 'events', t('Not connected'), 'error')];
+    const { context, name } = element.entry;
+    let events: KubeEvent[];
+    try {
+      events = await kube.listNodeEvents(context, name, AbortSignal.timeout(this.eventsDeadlineMs));
+    } catch (err) {
+      const cause = describeFailure(err, this.eventsDeadlineMs);
+      this.logger.warn(`events of a node in ${context}: ${cause}`);
+      return [notice(element, 'events', t('Could not load events'), 'error', cause, cause)];
+    }
+    if (events.length === 0) return [notice(element, 'events', t('No recent events'), 'info', undefined, t('The API server keeps events for about an hour.'))];
+    return events.slice(0, MAX_EVENTS).map((event, index) => ({ kind: 'event' as const, parent: element, event, index }));
+  }
+
+  private emit(batch: RefreshBatch): void {
+    if (batch.root) this.changeEmitter.fire(undefined);
+    else {
+      const targets: TreeElement[] = [...batch.contexts, ...batch.entries.filter((e) => !this.onlyUnhealthy || isUnhealthy(e.classification.verdict))];
+      if (targets.length > 0) this.changeEmitter.fire(targets);
+    }
+    this.batchEmitter.fire(batch);
+  }
+}
+
+function notice(parent: TreeElement, slot: string, label: string, severity: NoticeElement['severity'], description?: string, tooltip?: string): NoticeElement {
+  const owner = parent.kind === 'context' ? ['context', parent.name] : parent.kind === 'events' ? ['events', parent.entry.context, parent.entry.name] : ['other'];
+  const element: { -readonly [K in keyof NoticeElement]: NoticeElement[K] } = { kind: 'notice', id: elementId('notice', slot, ...owner), parent, label, severity };
+  if (description !== undefined) element.description = description;
+  if (tooltip !== undefined) element.tooltip = tooltip;
+  return element;
+}

@@ -1,0 +1,88 @@
+// The Nodes view: TreeView with badge and message, the filter toggle (two commands flipped by a context
+// key), refresh, per-context refresh and the node copy actions.
+
+import * as vscode from 'vscode';
+import { CommandIds, ContextKeys, NODES_VIEW_ID } from '../../shared/commandIds';
+import type { SessionState } from '../cluster/clusterSession';
+import { readSettings, SettingKeys, updateSetting } from '../config/settings';
+import { t } from '../l10n';
+import type { Services } from '../services';
+import type { TreeElement } from './treeElements';
+
+const AGE_TICK_MS = 30_000;
+
+export function registerNodeView(services: Services): vscode.Disposable[] {
+  const { session, nodeTree, logger } = services;
+  const view = vscode.window.createTreeView<TreeElement>(NODES_VIEW_ID, { treeDataProvider: nodeTree, showCollapseAll: true });
+
+  const update = (): void => {
+    const totals = session.model.totals();
+    view.badge = totals.unhealthy > 0 ? { value: totals.unhealthy, tooltip: totals.unhealthy === 1 ? t('1 unhealthy node') : t('{0} unhealthy nodes', totals.unhealthy) } : undefined;
+    view.message = viewMessage(session.state, nodeTree.filterUnhealthy, totals.total, totals.unhealthy) ?? '';
+  };
+
+  const setFilter = async (value: boolean): Promise<void> => {
+    nodeTree.setOnlyUnhealthy(value);
+    await vscode.commands.executeCommand('setContext', ContextKeys.onlyUnhealthy, value);
+    update();
+    await updateSetting(SettingKeys.showOnlyUnhealthy, value);
+  };
+
+  const applyState = (state: SessionState): void => {
+    void vscode.commands.executeCommand('setContext', ContextKeys.state, state.kind);
+    update();
+  };
+  applyState(session.state);
+  void vscode.commands.executeCommand('setContext', ContextKeys.onlyUnhealthy, nodeTree.filterUnhealthy);
+
+  // Age texts ("for 3m") move on with time; only visible, changed rows are refreshed.
+  const ticker = setInterval(() => {
+    if (view.visible) nodeTree.tickAges();
+  }, AGE_TICK_MS);
+
+  return [
+    view,
+    new vscode.Disposable(() => clearInterval(ticker)),
+    session.onDidChangeState(applyState),
+    nodeTree.onDidRefresh(update),
+    vscode.commands.registerCommand(CommandIds.refresh, () => {
+      logger.info('refresh requested');
+      session.refreshAll(readSettings().excludedContexts);
+      nodeTree.refreshAll();
+    }),
+    vscode.commands.registerCommand(CommandIds.showOnlyUnhealthy, () => setFilter(true)),
+    vscode.commands.registerCommand(CommandIds.showAllNodes, () => setFilter(false)),
+    vscode.commands.registerCommand(CommandIds.refreshContext, (element?: TreeElement) => {
+      if (element?.kind === 'context') session.refreshContext(element.name);
+    }),
+    vscode.commands.registerCommand(CommandIds.copyNodeName, async (element?: TreeElement) => {
+      if (element?.kind === 'node') await vscode.env.clipboard.writeText(element.name);
+    }),
+    vscode.commands.registerCommand(CommandIds.copyReadyMessage, async (element?: TreeElement) => {
+      if (element?.kind === 'node') await vscode.env.clipboard.writeText(element.classification.message);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`plegDoctor.${SettingKeys.showOnlyUnhealthy}`)) {
+        const value = readSettings().showOnlyUnhealthy;
+        nodeTree.setOnlyUnhealthy(value);
+        void vscode.commands.executeCommand('setContext', ContextKeys.onlyUnhealthy, value);
+        update();
+      }
+    }),
+  ];
+}
+
+function viewMessage(state: SessionState, onlyUnhealthy: boolean, total: number, unhealthy: number): string | undefined {
+  switch (state.kind) {
+    case 'configError':
+      return t('The kubeconfig cannot be used: {0}', state.message);
+    case 'allExcluded':
+      return t('All {0} contexts are excluded by the setting plegDoctor.contexts.exclude.', state.count);
+    case 'loading':
+    case 'noKubeconfig':
+      return undefined;
+    case 'ready':
+      if (!onlyUnhealthy) return undefined;
+      return unhealthy === 0 && total > 0 ? t('Showing only unhealthy nodes: all {0} nodes are healthy.', total) : t('Showing only unhealthy nodes.');
+  }
+}

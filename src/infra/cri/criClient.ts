@@ -1,0 +1,129 @@
+// The read-only CRI RuntimeService client over an H2Channel: encode, call with a deadline, decode, parse
+// into the normalized types, and report each call's latency. Mutating RPCs are deliberately absent.
+
+import { performance } from 'node:perf_hooks';
+import type {
+  CriContainer,
+  CriContainerStats,
+  CriContainerStatus,
+  CriPodSandbox,
+  CriPodSandboxStatus,
+  CriRuntimeStatus,
+  CriVersion,
+} from '../../core/parse/criTypes';
+import {
+  parseContainersList,
+  parseContainerStatus,
+  parsePodSandboxStatus,
+  parsePodsList,
+  parseRuntimeStatus,
+  parseStatsList,
+  parseVersion,
+} from '../../core/parse/criJson';
+import { CriError } from './criError';
+import { GrpcCode } from './grpc/status';
+import type { H2Channel } from './grpc/h2Channel';
+import { ProtoCodec } from './protoCodec';
+import type { ContainerListFilter, CriCallOptions, CriCallTiming, CriReader } from './reader';
+import { DEFAULT_CRI_DEADLINE_MS } from './reader';
+
+export interface GrpcCriClientOptions {
+  defaultDeadlineMs?: number;
+  codec?: ProtoCodec;
+}
+
+export class GrpcCriClient implements CriReader {
+  readonly codec: ProtoCodec;
+  private readonly defaultDeadlineMs: number;
+  private readonly listeners = new Set<(timing: CriCallTiming) => void>();
+
+  constructor(
+    readonly channel: H2Channel,
+    options: GrpcCriClientOptions = {},
+  ) {
+    this.codec = options.codec ?? ProtoCodec.create();
+    this.defaultDeadlineMs = options.defaultDeadlineMs ?? DEFAULT_CRI_DEADLINE_MS;
+  }
+
+  get description(): string {
+    return `CRI gRPC ${this.channel.target}`;
+  }
+
+  onCall(listener: (timing: CriCallTiming) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.channel.close();
+  }
+
+  /** One unary call by method name; exposed for test support (mutations) and diagnostics. */
+  async call(method: string, request: Record<string, unknown>, options: CriCallOptions = {}, id?: string): Promise<Record<string, unknown>> {
+    const started = performance.now();
+    const { path, requestType, responseType } = this.codec.method(method);
+    try {
+      const bytes = this.codec.encode(requestType, request);
+      const reply = await this.channel.unary(method, path, bytes, {
+        deadlineMs: options.deadlineMs ?? this.defaultDeadlineMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      let decoded: Record<string, unknown>;
+      try {
+        decoded = this.codec.decode(responseType, reply);
+      } catch (error) {
+        throw new CriError(GrpcCode.INTERNAL, `cannot decode ${responseType}: ${(error as Error).message}`, method, performance.now() - started, { cause: error });
+      }
+      this.emit({ method, ...(id !== undefined ? { id } : {}), ms: performance.now() - started, ok: true });
+      return decoded;
+    } catch (error) {
+      const criError = error instanceof CriError ? error : new CriError(GrpcCode.INTERNAL, (error as Error).message, method, performance.now() - started, { cause: error });
+      this.emit({
+        method,
+        ...(id !== undefined ? { id } : {}),
+        ms: performance.now() - started,
+        ok: false,
+        error: { code: criError.code, codeName: criError.codeName, message: criError.detail },
+      });
+      throw criError;
+    }
+  }
+
+  async version(options?: CriCallOptions): Promise<CriVersion> {
+    return parseVersion(await this.call('Version', { version: '0.1.0' }, options));
+  }
+
+  async status(options: CriCallOptions & { verbose?: boolean } = {}): Promise<CriRuntimeStatus> {
+    return parseRuntimeStatus(await this.call('Status', { verbose: options.verbose ?? false }, options));
+  }
+
+  async listPodSandbox(options?: CriCallOptions): Promise<CriPodSandbox[]> {
+    return parsePodsList(await this.call('ListPodSandbox', {}, options));
+  }
+
+  async listContainers(options: CriCallOptions & { filter?: ContainerListFilter } = {}): Promise<CriContainer[]> {
+    const filter: Record<string, unknown> = {};
+    if (options.filter?.podSandboxId) filter['podSandboxId'] = options.filter.podSandboxId;
+    if (options.filter?.state) filter['state'] = { state: options.filter.state };
+    const request = Object.keys(filter).length > 0 ? { filter } : {};
+    return parseContainersList(await this.call('ListContainers', request, options));
+  }
+
+  async podSandboxStatus(id: string, options: CriCallOptions & { verbose?: boolean } = {}): Promise<CriPodSandboxStatus> {
+    const reply = await this.call('PodSandboxStatus', { podSandboxId: id, verbose: options.verbose ?? false }, options, id);
+    return parsePodSandboxStatus(reply, 'PodSandboxStatusResponse');
+  }
+
+  async containerStatus(id: string, options: CriCallOptions & { verbose?: boolean } = {}): Promise<CriContainerStatus> {
+    const reply = await this.call('ContainerStatus', { containerId: id, verbose: options.verbose ?? false }, options, id);
+    return parseContainerStatus(reply, 'ContainerStatusResponse');
+  }
+
+  async listContainerStats(options?: CriCallOptions): Promise<CriContainerStats[]> {
+    return parseStatsList(await this.call('ListContainerStats', {}, options));
+  }
+
+  private emit(timing: CriCallTiming): void {
+    for (const listener of this.listeners) listener(timing);
+  }
+}

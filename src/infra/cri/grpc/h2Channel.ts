@@ -1,0 +1,284 @@
+// A unary-only gRPC client on node:http2 over any byte stream (a unix socket, an SSH direct-streamlocal
+// channel, or the stdio of `socat` run over SSH). grpc-js cannot take a ready-made stream, hence this.
+// Every call carries grpc-timeout for the server AND a client-side timer: a SIGSTOPped runtime never
+// answers, so only our own timer (which cancels the stream with NGHTTP2_CANCEL) ends the call.
+
+import * as http2 from 'node:http2';
+import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { CriError } from '../criError';
+import { encodeFrame, FrameDecoder } from './framing';
+import { decodeGrpcMessage, formatGrpcTimeout, GrpcCode } from './status';
+import type { Logger } from '../../../core/util/logger';
+import { silentLogger } from '../../../core/util/logger';
+
+/** Opens a fresh byte stream to the gRPC server; called on first use and after the connection is lost. */
+export type StreamOpener = (signal: AbortSignal) => Promise<Duplex>;
+
+export interface UnaryOptions {
+  /** Whole-call deadline, including (re)connecting. */
+  deadlineMs: number;
+  signal?: AbortSignal;
+}
+
+/** Maps the HTTP status of a non-gRPC reply as the gRPC spec says (http-grpc-status-mapping). */
+function codeForHttpStatus(status: number): number {
+  switch (status) {
+    case 400:
+      return GrpcCode.INTERNAL;
+    case 401:
+      return 16;
+    case 403:
+      return GrpcCode.PERMISSION_DENIED;
+    case 404:
+      return GrpcCode.UNIMPLEMENTED;
+    case 429:
+    case 502:
+    case 503:
+    case 504:
+      return GrpcCode.UNAVAILABLE;
+    default:
+      return GrpcCode.UNKNOWN;
+  }
+}
+
+function headerString(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export class H2Channel {
+  private session: http2.ClientHttp2Session | undefined;
+  private connecting: Promise<http2.ClientHttp2Session> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly openStream: StreamOpener,
+    readonly target: string,
+    private readonly logger: Logger = silentLogger,
+    /** Bound on opening the byte stream; shared by concurrent callers, so not tied to one call's deadline. */
+    private readonly connectTimeoutMs = 10_000,
+  ) {}
+
+  /** Sends one request message and resolves with the single reply message, or rejects with CriError. */
+  async unary(method: string, path: string, request: Uint8Array, options: UnaryOptions): Promise<Buffer> {
+    const started = performance.now();
+    const elapsed = (): number => performance.now() - started;
+    if (this.closed) throw new CriError(GrpcCode.CANCELLED, `channel to ${this.target} is closed`, method, 0);
+    if (options.signal?.aborted) throw new CriError(GrpcCode.CANCELLED, 'cancelled before start', method, 0);
+
+    const abort = new AbortController();
+    let failure: CriError | undefined;
+    const fail = (error: CriError): void => {
+      if (failure) return;
+      failure = error;
+      abort.abort(error);
+    };
+    const timer = setTimeout(
+      () => fail(new CriError(GrpcCode.DEADLINE_EXCEEDED, `no reply within the ${options.deadlineMs} ms deadline (client-side)`, method, elapsed())),
+      options.deadlineMs,
+    );
+    const onCallerAbort = (): void => fail(new CriError(GrpcCode.CANCELLED, 'cancelled by caller', method, elapsed()));
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    try {
+      const session = await this.raceAbort(this.getSession(), abort.signal, method, elapsed);
+      return await this.call(session, method, path, request, options.deadlineMs - elapsed(), abort.signal, elapsed);
+    } catch (error) {
+      throw failure ?? (error instanceof CriError ? error : new CriError(GrpcCode.UNAVAILABLE, String((error as Error)?.message ?? error), method, elapsed(), { cause: error }));
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    const session = this.session;
+    this.session = undefined;
+    this.connecting = undefined;
+    if (session && !session.destroyed) session.destroy();
+  }
+
+  private raceAbort<T>(promise: Promise<T>, signal: AbortSignal, method: string, elapsed: () => number): Promise<T> {
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => reject((signal.reason as Error | undefined) ?? new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  private getSession(): Promise<http2.ClientHttp2Session> {
+    if (this.session && !this.session.closed && !this.session.destroyed) return Promise.resolve(this.session);
+    if (!this.connecting) {
+      const attempt = this.openBounded().then((duplex) => {
+        if (this.closed) {
+          duplex.destroy();
+          throw new Error(`channel to ${this.target} was closed while connecting`);
+        }
+        const session = http2.connect('http://localhost', { createConnection: () => duplex });
+        session.on('error', (error) => this.logger.debug(`CRI h2 session to ${this.target}: ${error.message}`));
+        session.on('goaway', (code) => this.logger.debug(`CRI h2 session to ${this.target}: GOAWAY ${code}`));
+        const forget = (): void => {
+          if (this.session === session) this.session = undefined;
+        };
+        session.once('close', forget);
+        session.once('goaway', forget);
+        duplex.once('close', () => {
+          forget();
+          if (!session.destroyed) session.destroy();
+        });
+        this.session = session;
+        return session;
+      });
+      this.connecting = attempt;
+      const clear = (): void => {
+        if (this.connecting === attempt) this.connecting = undefined;
+      };
+      attempt.then(clear, clear);
+    }
+    return this.connecting;
+  }
+
+  /** The opener gets an abort signal, but a transport that ignores it must not leave us waiting forever. */
+  private openBounded(): Promise<Duplex> {
+    const signal = AbortSignal.timeout(this.connectTimeoutMs);
+    return new Promise<Duplex>((resolve, reject) => {
+      let done = false;
+      const timer = setTimeout(() => {
+        done = true;
+        reject(new Error(`opening a stream to ${this.target} took longer than ${this.connectTimeoutMs} ms`));
+      }, this.connectTimeoutMs);
+      this.openStream(signal).then(
+        (duplex) => {
+          clearTimeout(timer);
+          if (done) duplex.destroy();
+          else resolve(duplex);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  private call(
+    session: http2.ClientHttp2Session,
+    method: string,
+    path: string,
+    request: Uint8Array,
+    remainingMs: number,
+    signal: AbortSignal,
+    elapsed: () => number,
+  ): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      let stream: http2.ClientHttp2Stream;
+      try {
+        stream = session.request(
+          {
+            ':method': 'POST',
+            ':path': path,
+            'content-type': 'application/grpc',
+            te: 'trailers',
+            'grpc-timeout': formatGrpcTimeout(Math.max(1, remainingMs)),
+            'user-agent': 'pleg-doctor-cri/1',
+          },
+          { endStream: false },
+        );
+      } catch (error) {
+        reject(new CriError(GrpcCode.UNAVAILABLE, `cannot start stream: ${(error as Error).message}`, method, elapsed(), { cause: error }));
+        return;
+      }
+      const decoder = new FrameDecoder();
+      const messages: Buffer[] = [];
+      let grpcStatus: number | undefined;
+      let grpcMessage = '';
+      let httpStatus: number | undefined;
+      let streamError: Error | undefined;
+      let settled = false;
+
+      const settle = (outcome: Buffer | CriError): void => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (outcome instanceof CriError) reject(outcome);
+        else resolve(outcome);
+      };
+      const onAbort = (): void => {
+        // NGHTTP2_CANCEL tells the server to stop working on the call; the stream is freed at once.
+        if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+        settle(signal.reason instanceof CriError ? signal.reason : new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
+      };
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+
+      const readStatus = (headers: http2.IncomingHttpHeaders): void => {
+        const status = headerString(headers['grpc-status']);
+        if (status !== undefined) {
+          grpcStatus = Number.parseInt(status, 10);
+          grpcMessage = decodeGrpcMessage(headerString(headers['grpc-message']) ?? '');
+        }
+      };
+      stream.on('response', (headers) => {
+        httpStatus = Number(headers[':status']);
+        // Trailers-only responses (errors without a body) carry grpc-status in the response headers.
+        readStatus(headers);
+      });
+      stream.on('trailers', (trailers) => readStatus(trailers));
+      stream.on('data', (chunk: Buffer) => {
+        try {
+          messages.push(...decoder.push(chunk));
+        } catch (error) {
+          streamError = error as Error;
+          stream.close(http2.constants.NGHTTP2_CANCEL);
+        }
+      });
+      stream.on('error', (error) => {
+        streamError = error;
+      });
+      stream.on('close', () => {
+        const ms = elapsed();
+        if (streamError && grpcStatus === undefined) {
+          settle(new CriError(GrpcCode.UNAVAILABLE, `stream failed: ${streamError.message}`, method, ms, { cause: streamError }));
+          return;
+        }
+        if (grpcStatus === undefined) {
+          if (httpStatus !== undefined && httpStatus !== 200) {
+            settle(new CriError(codeForHttpStatus(httpStatus), `HTTP ${httpStatus} without grpc-status`, method, ms));
+          } else {
+            const rst = stream.rstCode;
+            settle(new CriError(GrpcCode.UNAVAILABLE, `stream closed without grpc-status${rst ? ` (RST_STREAM ${rst})` : ''}`, method, ms));
+          }
+          return;
+        }
+        if (grpcStatus !== 0) {
+          settle(new CriError(grpcStatus, grpcMessage || '(no message)', method, ms));
+          return;
+        }
+        if (streamError) {
+          settle(new CriError(GrpcCode.INTERNAL, `bad reply: ${streamError.message}`, method, ms, { cause: streamError }));
+          return;
+        }
+        if (decoder.pendingBytes > 0 || messages.length !== 1) {
+          settle(new CriError(GrpcCode.INTERNAL, `expected exactly one reply message, got ${messages.length} (+${decoder.pendingBytes} stray bytes)`, method, ms));
+          return;
+        }
+        settle(messages[0] as Buffer);
+      });
+      stream.end(encodeFrame(request));
+    });
+  }
+}

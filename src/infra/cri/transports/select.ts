@@ -1,0 +1,179 @@
+// Picks how to speak CRI to a node, automatically, and says why:
+//   1. a stream straight to the socket (SSH direct-streamlocal, or a local connect),
+//   2. else, when the socket exists but we may not open it (or forwarding is refused), `socat` on the node
+//      through an exec channel, with `sudo -n` unless we are root,
+//   3. else `crictl -o json` through exec.
+// A missing socket and a permission problem look the same over SSH, so a failed stream is diagnosed with
+// execs (socketDiagnosis.ts). A runtime that accepts the connection but does not answer in time is not a
+// transport problem: the direct transport is kept, and the hang is the finding.
+
+import type { Logger } from '../../../core/util/logger';
+import { silentLogger } from '../../../core/util/logger';
+import type { RemoteHost } from '../../remote';
+import { CriError } from '../criError';
+import { detectRuntimeEndpoint, endpointToSocketPath } from '../endpoints';
+import { GrpcCode } from '../grpc/status';
+import type { CriReader } from '../reader';
+import type { SocketDiagnosis } from '../socketDiagnosis';
+import { diagnoseSocket } from '../socketDiagnosis';
+import { CrictlReader } from './crictl';
+import { execRelayClient } from './execRelay';
+import { unixSocketClient } from './unixSocket';
+
+export type TransportKind = 'unixSocket' | 'execRelay' | 'crictl';
+
+export interface SelectTransportOptions {
+  /** Socket path or unix:// endpoint; autodetected when absent. */
+  endpoint?: string;
+  /** The endpoint the kubelet's /configz reports, if the caller fetched it. */
+  configzEndpoint?: string;
+  /** 'forward' and 'exec' are the CLI's names for unixSocket and execRelay. */
+  transport?: 'auto' | TransportKind | 'forward' | 'exec';
+  /** Force `sudo -n` on (or off) for the exec relay and crictl; by default it is used unless `id -u` is 0. */
+  sudo?: boolean;
+  /** Per-call deadline for the chosen client (default 5 s). */
+  deadlineMs?: number;
+  /** Deadline of the Version probe and of the diagnostic execs (default 5 s). */
+  probeTimeoutMs?: number;
+  logger?: Logger;
+  signal?: AbortSignal;
+}
+
+export interface TransportAttempt {
+  kind: TransportKind;
+  ok: boolean;
+  detail: string;
+}
+
+export interface TransportSelection {
+  kind: TransportKind;
+  client: CriReader;
+  endpoint: string;
+  socketPath: string;
+  reason: string;
+  attempts: TransportAttempt[];
+  diagnosis?: SocketDiagnosis;
+}
+
+export class TransportSelectionError extends Error {
+  override readonly name = 'TransportSelectionError';
+  constructor(
+    message: string,
+    readonly attempts: TransportAttempt[],
+    readonly diagnosis?: SocketDiagnosis,
+  ) {
+    super(message);
+  }
+}
+
+/** Probes with Version. Resolves "ok", "hung" (deadline: the path works, the runtime does not answer) or throws. */
+async function probe(client: CriReader, timeoutMs: number, signal?: AbortSignal): Promise<'ok' | 'hung'> {
+  try {
+    await client.version({ deadlineMs: timeoutMs, ...(signal ? { signal } : {}) });
+    return 'ok';
+  } catch (error) {
+    if (error instanceof CriError && error.code === GrpcCode.DEADLINE_EXCEEDED) return 'hung';
+    throw error;
+  }
+}
+
+async function hasCommand(host: RemoteHost, argv: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  try {
+    const result = await host.exec(argv, { timeoutMs, ...(signal ? { signal } : {}) });
+    return result.exitCode === 0;
+  } catch {
+    return false;
+  }
+}
+
+export async function selectTransport(host: RemoteHost, options: SelectTransportOptions = {}): Promise<TransportSelection> {
+  const logger = options.logger ?? silentLogger;
+  const probeMs = options.probeTimeoutMs ?? 5_000;
+  const clientOptions = { ...(options.deadlineMs !== undefined ? { defaultDeadlineMs: options.deadlineMs } : {}), logger };
+  const signal = options.signal;
+  const sig = signal ? { signal } : {};
+
+  let endpoint: string;
+  let socketPath: string;
+  if (options.endpoint) {
+    const path = endpointToSocketPath(options.endpoint);
+    if (!path) throw new TransportSelectionError(`not a unix socket endpoint: ${options.endpoint}`, []);
+    socketPath = path;
+    endpoint = `unix://${path}`;
+  } else {
+    const detected = await detectRuntimeEndpoint(host, { ...(options.configzEndpoint ? { configzEndpoint: options.configzEndpoint } : {}), timeoutMs: probeMs, ...sig });
+    endpoint = detected.endpoint;
+    socketPath = detected.socketPath;
+    logger.info(`CRI endpoint ${endpoint} (from ${detected.source})`);
+  }
+
+  const attempts: TransportAttempt[] = [];
+  const wanted: 'auto' | TransportKind = options.transport === 'forward' ? 'unixSocket' : options.transport === 'exec' ? 'execRelay' : (options.transport ?? 'auto');
+  const chosen = (kind: TransportKind, client: CriReader, reason: string, diagnosis?: SocketDiagnosis): TransportSelection => {
+    attempts.push({ kind, ok: true, detail: reason });
+    logger.info(`CRI transport ${kind} for ${host.description}: ${reason}`);
+    return { kind, client, endpoint, socketPath, reason, attempts, ...(diagnosis ? { diagnosis } : {}) };
+  };
+  const tryClient = async (kind: TransportKind, client: CriReader, okReason: string, diagnosis?: SocketDiagnosis): Promise<TransportSelection | undefined> => {
+    try {
+      const outcome = await probe(client, probeMs, signal);
+      const reason = outcome === 'ok' ? okReason : `${okReason}; but the runtime did not answer Version within ${probeMs} ms (hung runtime: kept this transport, the hang is the finding)`;
+      return chosen(kind, client, reason, diagnosis);
+    } catch (error) {
+      client.close();
+      const detail = error instanceof Error ? error.message : String(error);
+      attempts.push({ kind, ok: false, detail });
+      logger.debug(`CRI transport ${kind} failed: ${detail}`);
+      return undefined;
+    }
+  };
+
+  const isRoot = async (): Promise<boolean> => {
+    const id = await host.exec(['id', '-u'], { timeoutMs: probeMs, ...sig });
+    return id.exitCode === 0 && id.stdout.trim() === '0';
+  };
+
+  if (wanted === 'unixSocket' || wanted === 'auto') {
+    const picked = await tryClient('unixSocket', unixSocketClient(host, socketPath, clientOptions), `direct stream to ${socketPath}`);
+    if (picked) return picked;
+    if (wanted === 'unixSocket') {
+      const diagnosis = await diagnoseSocket(host, socketPath, { timeoutMs: probeMs, ...sig });
+      throw new TransportSelectionError(`cannot reach CRI at ${socketPath}: ${diagnosis.message} (${attempts.map((a) => a.detail).join('; ')})`, attempts, diagnosis);
+    }
+  }
+
+  const diagnosis = await diagnoseSocket(host, socketPath, { timeoutMs: probeMs, ...sig });
+  logger.info(`CRI socket diagnosis: ${diagnosis.message}`);
+  if (diagnosis.problem === 'missing' || diagnosis.problem === 'notASocket') {
+    throw new TransportSelectionError(diagnosis.message, attempts, diagnosis);
+  }
+  const root = options.sudo !== undefined ? !options.sudo : await isRoot();
+  const why =
+    diagnosis.problem === 'permissionDenied'
+      ? 'the socket is root-only for this user'
+      : 'a direct stream to the socket failed (stream-local forwarding refused?)';
+
+  if (wanted === 'execRelay' || wanted === 'auto') {
+    const haveSocat = await hasCommand(host, root ? ['socat', '-V'] : ['sudo', '-n', 'socat', '-V'], probeMs, signal);
+    if (haveSocat) {
+      const picked = await tryClient('execRelay', execRelayClient(host, socketPath, !root, clientOptions), `${why}: relaying through ${root ? '' : 'sudo -n '}socat on the node`, diagnosis);
+      if (picked) return picked;
+    } else {
+      attempts.push({ kind: 'execRelay', ok: false, detail: root ? 'socat is not installed on the node' : 'socat is not installed or `sudo -n socat` is not allowed' });
+    }
+  }
+  if (wanted === 'crictl' || wanted === 'auto') {
+    const haveCrictl = await hasCommand(host, root ? ['crictl', '--version'] : ['sudo', '-n', 'crictl', '--version'], probeMs, signal);
+    if (haveCrictl) {
+      const picked = await tryClient('crictl', new CrictlReader(host, endpoint, !root, clientOptions), `${why}, and no usable socat: using crictl on the node`, diagnosis);
+      if (picked) return picked;
+    } else {
+      attempts.push({ kind: 'crictl', ok: false, detail: root ? 'crictl is not installed on the node' : 'crictl is not installed or `sudo -n crictl` is not allowed' });
+    }
+  }
+  throw new TransportSelectionError(
+    `no way to speak CRI on ${host.description}: ${diagnosis.problem === 'permissionDenied' ? diagnosis.message : why}; tried ${attempts.map((a) => `${a.kind} (${a.detail})`).join(', ')}`,
+    attempts,
+    diagnosis,
+  );
+}

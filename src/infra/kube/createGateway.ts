@@ -1,0 +1,163 @@
+// The real KubeGateway: every context of every kubeconfig file, one self-healing node watch per request,
+// and the two on-demand reads the details view needs (node events, pod count).
+
+import type { KubeEvent } from '../../core/kube/objects';
+import type { Logger } from '../../core/util/logger';
+import { silentLogger } from '../../core/util/logger';
+import { toClusterError } from './errors';
+import type { ClusterError, ContextInfo, KubeGateway, NodeWatch } from './gateway';
+import { createKubeClient } from './kubeClient';
+import type { KubeClient } from './kubeClient';
+import { KubeConfigError, loadKubeconfigs } from './kubeconfig';
+import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
+import { DEFAULT_NODE_WATCH_OPTIONS, ReflectorNodeWatch } from './nodeWatch';
+import type { NodeWatchOptions } from './nodeWatch';
+
+export interface KubeGatewayOptions {
+  /** Kubeconfig files, in merge order; default: KUBECONFIG, else ~/.kube/config. */
+  kubeconfigPaths?: string[];
+  logger?: Logger;
+  /** Environment to read KUBECONFIG from (tests). */
+  env?: NodeJS.ProcessEnv;
+  /** Tuning for tests and benchmarks; production uses the defaults. */
+  watch?: Partial<Omit<NodeWatchOptions, 'logger'>>;
+}
+
+/** A request failed; `error` says why in ClusterError terms (thrown by listNodeEvents and countPods). */
+export class KubeRequestError extends Error {
+  constructor(readonly error: ClusterError) {
+    super(error.message);
+    this.name = 'KubeRequestError';
+  }
+}
+
+const EVENT_PAGES = 4;
+
+/** Node names are DNS subdomains; anything else would change the meaning of a field selector. */
+function checkNodeName(node: string): void {
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(node)) throw new Error(`"${node}" is not a valid node name`);
+}
+const PAGE = 500;
+
+function time(value: unknown): number {
+  if (typeof value === 'string') {
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? 0 : t;
+  }
+  return value instanceof Date ? value.getTime() : 0;
+}
+
+function eventTime(e: KubeEvent): number {
+  return Math.max(time(e.lastTimestamp), time(e.eventTime), time(e.firstTimestamp), time(e.metadata?.creationTimestamp));
+}
+
+class Gateway implements KubeGateway {
+  private loaded: LoadedKubeconfig | undefined;
+  private readonly clients = new Map<string, { key: string; client: Promise<KubeClient> }>();
+  private readonly watches = new Set<NodeWatch>();
+  private readonly lifetime = new AbortController();
+  private readonly logger: Logger;
+  private readonly watchOptions: NodeWatchOptions;
+
+  constructor(private readonly options: KubeGatewayOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.watchOptions = { ...DEFAULT_NODE_WATCH_OPTIONS, ...options.watch, logger: this.logger };
+  }
+
+  listContexts(): ContextInfo[] {
+    // Read the files again each time: the user may have switched clusters or fixed a typo since.
+    this.loaded = loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+    return this.loaded.contexts.map((c) => ({ ...c.info }));
+  }
+
+  private resolve(context: string): ResolvedContext {
+    const loaded = this.loaded ?? loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+    this.loaded = loaded;
+    const found = loaded.contexts.find((c) => c.info.name === context);
+    if (!found) throw new KubeConfigError(loaded.files.join(', ') || 'kubeconfig', `no context named "${context}"`);
+    return found;
+  }
+
+  private client(ctx: ResolvedContext): Promise<KubeClient> {
+    const key = JSON.stringify([ctx.cluster, ctx.user, ctx.info]);
+    const cached = this.clients.get(ctx.info.name);
+    if (cached?.key === key) return cached.client;
+    const client = createKubeClient(ctx);
+    // A failed creation (bad credentials file, say) must not be cached forever.
+    client.catch(() => this.clients.delete(ctx.info.name));
+    this.clients.set(ctx.info.name, { key, client });
+    return client;
+  }
+
+  watchNodes(context: string): NodeWatch {
+    const ctx = this.resolve(context);
+    const watch = new ReflectorNodeWatch(context, () => this.client(this.resolve(context)), ctx.info.server, this.watchOptions);
+    this.watches.add(watch);
+    const dispose = watch.dispose.bind(watch);
+    watch.dispose = () => {
+      this.watches.delete(watch);
+      dispose();
+    };
+    return watch;
+  }
+
+  private async getJson(context: string, path: string, query: Record<string, string | number | undefined>, what: { verb: string; resource: string }, signal?: AbortSignal): Promise<unknown> {
+    let server = '';
+    try {
+      const ctx = this.resolve(context);
+      server = ctx.info.server;
+      const client = await this.client(ctx);
+      const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+      return await client.getJson(path, query, { signal: combined, timeoutMs: this.watchOptions.requestTimeoutMs });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      throw new KubeRequestError(toClusterError(err, { server, ...what }));
+    }
+  }
+
+  async listNodeEvents(context: string, node: string, signal?: AbortSignal): Promise<KubeEvent[]> {
+    checkNodeName(node);
+    const fieldSelector = `involvedObject.kind=Node,involvedObject.name=${node}`;
+    const events: KubeEvent[] = [];
+    let token: string | undefined;
+    for (let page = 0; page < EVENT_PAGES; page++) {
+      const list = (await this.getJson(context, '/api/v1/events', { fieldSelector, limit: PAGE, continue: token }, { verb: 'list', resource: 'events' }, signal)) as {
+        items?: KubeEvent[];
+        metadata?: { continue?: string };
+      };
+      events.push(...(list.items ?? []));
+      token = list.metadata?.continue || undefined;
+      if (!token) break;
+    }
+    return events.sort((a, b) => eventTime(b) - eventTime(a));
+  }
+
+  async countPods(context: string, node: string, signal?: AbortSignal): Promise<number> {
+    checkNodeName(node);
+    const fieldSelector = `spec.nodeName=${node}`;
+    let count = 0;
+    let token: string | undefined;
+    do {
+      const list = (await this.getJson(context, '/api/v1/pods', { fieldSelector, limit: PAGE, continue: token }, { verb: 'list', resource: 'pods' }, signal)) as {
+        items?: unknown[];
+        metadata?: { continue?: string; remainingItemCount?: number };
+      };
+      count += list.items?.length ?? 0;
+      const remaining = list.metadata?.remainingItemCount;
+      // The server already counted the rest: no need to page through them.
+      if (typeof remaining === 'number') return count + remaining;
+      token = list.metadata?.continue || undefined;
+    } while (token);
+    return count;
+  }
+
+  dispose(): void {
+    this.lifetime.abort(new Error('gateway disposed'));
+    for (const watch of [...this.watches]) watch.dispose();
+    this.clients.clear();
+  }
+}
+
+export function createKubeGateway(options: KubeGatewayOptions = {}): KubeGateway {
+  return new Gateway(options);
+}

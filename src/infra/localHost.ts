@@ -1,0 +1,170 @@
+// RemoteHost for the machine we run on: argv straight to child_process (no shell, so no quoting issues),
+// net.connect for unix sockets. Lets the CRI client be tested directly here and lets the CLI run on a node.
+
+import { spawn } from 'node:child_process';
+import * as net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Duplex as DuplexStream, type Duplex, type Readable, type Writable } from 'node:stream';
+import type { ExecOptions, ExecResult, RemoteHost } from './remote';
+
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+export interface LocalHostOptions {
+  /** Run commands (and socket connects, through socat) as this local user instead of ourselves: tests use
+   * it to see the node as the non-root SSH user would. Needs root. */
+  runAs?: { uid: number; gid: number; name: string };
+}
+
+export class LocalHost implements RemoteHost {
+  readonly description: string;
+
+  constructor(private readonly options: LocalHostOptions = {}) {
+    this.description = options.runAs ? `local as ${options.runAs.name}` : 'local';
+  }
+
+  private spawnOptions(): { uid?: number; gid?: number } {
+    const runAs = this.options.runAs;
+    return runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
+  }
+
+  exec(argv: readonly string[], options: ExecOptions): Promise<ExecResult> {
+    const [file, ...args] = argv;
+    if (file === undefined) return Promise.reject(new Error('exec: empty argv'));
+    const started = performance.now();
+    const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    return new Promise<ExecResult>((resolve, reject) => {
+      if (options.signal?.aborted) {
+        reject(new Error(`exec ${file}: aborted before start`));
+        return;
+      }
+      const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, ...this.spawnOptions() });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let outBytes = 0;
+      let errBytes = 0;
+      let truncated = false;
+      let timedOut = false;
+      const collect = (chunks: Buffer[], size: number, chunk: Buffer): number => {
+        const room = maxOutput - size;
+        if (room <= 0) {
+          truncated = true;
+          return size;
+        }
+        if (chunk.length > room) truncated = true;
+        chunks.push(chunk.subarray(0, room));
+        return size + Math.min(chunk.length, room);
+      };
+      child.stdout.on('data', (chunk: Buffer) => (outBytes = collect(out, outBytes, chunk)));
+      child.stderr.on('data', (chunk: Buffer) => (errBytes = collect(err, errBytes, chunk)));
+      const kill = (): void => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, options.timeoutMs);
+      const onAbort = (): void => kill();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        reject(new Error(`exec ${file}: ${error.message}`, { cause: error }));
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve({
+          exitCode: timedOut || options.signal?.aborted ? null : code,
+          ...(signal ? { signal } : {}),
+          stdout: Buffer.concat(out).toString('utf8'),
+          stderr: Buffer.concat(err).toString('utf8'),
+          truncated,
+          timedOut,
+          durationMs: performance.now() - started,
+        });
+      });
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.stdin ?? '');
+    });
+  }
+
+  openExecStream(argv: readonly string[], signal?: AbortSignal): Promise<Duplex> {
+    const [file, ...args] = argv;
+    if (file === undefined) return Promise.reject(new Error('openExecStream: empty argv'));
+    return new Promise<Duplex>((resolve, reject) => {
+      const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, ...this.spawnOptions() });
+      const stderr: Buffer[] = [];
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      const onAbort = (): void => {
+        child.kill('SIGKILL');
+        reject(new Error(`openExecStream ${file}: aborted`));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.once('error', (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(new Error(`openExecStream ${file}: ${error.message}`, { cause: error }));
+      });
+      child.once('spawn', () => {
+        signal?.removeEventListener('abort', onAbort);
+        const duplex = new ChildDuplex(child.stdout, child.stdin, () => child.kill('SIGKILL'), () => Buffer.concat(stderr).toString('utf8'));
+        child.once('close', () => duplex.destroy());
+        resolve(duplex);
+      });
+    });
+  }
+
+  openUnixSocket(path: string, signal?: AbortSignal): Promise<Duplex> {
+    // Another user's connect needs another process: socat runs with that user's credentials.
+    if (this.options.runAs) return this.openExecStream(['socat', 'STDIO', `UNIX-CONNECT:${path}`], signal);
+    return new Promise<Duplex>((resolve, reject) => {
+      const socket = net.connect({ path });
+      const onAbort = (): void => {
+        socket.destroy();
+        reject(new Error(`connect ${path}: aborted`));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('connect', () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(socket);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(new Error(`connect ${path}: ${error.code ?? error.message}`, { cause: error }));
+      });
+    });
+  }
+}
+
+/** A child process's stdout+stdin as one Duplex; destroying it kills the process. */
+class ChildDuplex extends DuplexStream {
+  constructor(
+    private readonly output: Readable,
+    private readonly input: Writable,
+    private readonly killChild: () => void,
+    readonly stderrText: () => string,
+  ) {
+    super();
+    output.on('data', (chunk: Buffer) => {
+      if (!this.push(chunk)) output.pause();
+    });
+    output.once('end', () => this.push(null));
+    input.on('error', (error) => this.destroy(error));
+  }
+
+  override _read(): void {
+    this.output.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.input.write(chunk, callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.input.end(callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.killChild();
+    callback(error);
+  }
+}

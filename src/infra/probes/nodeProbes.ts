@@ -1,0 +1,131 @@
+// Read-only node probes over exec: fixed argv from the probe allow-list, each with its own deadline and
+// output cap, run in parallel on the one connection. A probe that times out is reported as such (a hung
+// `ps` or `containerd --version` is itself evidence); an absent optional tool (kubelet, systemctl) is
+// reported as absent, not as a failure.
+
+import {
+  judgeLoad,
+  parseContainerdVersion,
+  parseDStateProcesses,
+  parseKernelRelease,
+  parseKubeletVersion,
+  parseLoadAvg,
+  parseNproc,
+  parsePidList,
+  parseProcessStates,
+  parseSystemdVersion,
+  parseUptime,
+  type LoadAverage,
+  type LoadVerdict,
+  type ProcessStateRow,
+} from '../../core/parse/probes';
+import type { ExecResult, RemoteHost } from '../remote';
+import { probeCommands } from '../ssh/command';
+
+export type ProbeOutcome<T> =
+  | { status: 'ok'; value: T; durationMs: number }
+  | { status: 'absent'; durationMs: number }
+  | { status: 'timeout'; durationMs: number }
+  | { status: 'failed'; error: string; durationMs: number };
+
+export interface NodeProbeReport {
+  host: string;
+  runtimeProcesses: ProbeOutcome<ProcessStateRow[]>;
+  load: ProbeOutcome<{ loadavg: LoadAverage; cpus: number; verdict: LoadVerdict }>;
+  dStateProcesses: ProbeOutcome<ProcessStateRow[]>;
+  systemd: ProbeOutcome<{ version: number; full: string }>;
+  uptimeSeconds: ProbeOutcome<number>;
+  kernel: ProbeOutcome<string>;
+  kubeletVersion: ProbeOutcome<string>;
+  containerdVersion: ProbeOutcome<{ version: string; revision?: string }>;
+}
+
+export interface NodeProbeOptions {
+  /** Per probe. */
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+}
+
+const notFound = 127;
+
+async function probe<T>(
+  host: RemoteHost,
+  argv: string[],
+  options: NodeProbeOptions,
+  parse: (result: ExecResult) => T,
+  optional = false,
+): Promise<ProbeOutcome<T>> {
+  const started = performance.now();
+  const elapsed = (): number => performance.now() - started;
+  try {
+    const result = await host.exec(argv, {
+      timeoutMs: options.timeoutMs ?? 5_000,
+      maxOutputBytes: options.maxOutputBytes ?? 256 * 1024,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
+    if (result.timedOut) return { status: 'timeout', durationMs: result.durationMs };
+    if (optional && result.exitCode === notFound) return { status: 'absent', durationMs: result.durationMs };
+    return { status: 'ok', value: parse(result), durationMs: result.durationMs };
+  } catch (error) {
+    if (options.signal?.aborted === true) throw error;
+    return { status: 'failed', error: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
+  }
+}
+
+function succeeded(result: ExecResult, argv0: string): string {
+  if (result.exitCode !== 0) {
+    throw new Error(`${argv0} exited ${String(result.exitCode ?? result.signal)}: ${result.stderr.trim().slice(0, 300)}`);
+  }
+  return result.stdout;
+}
+
+async function runtimeProcesses(host: RemoteHost, options: NodeProbeOptions): Promise<ProbeOutcome<ProcessStateRow[]>> {
+  const pidof = await probe(host, probeCommands.pidofRuntime(), options, (r) => {
+    // pidof exits 1 when no listed daemon runs.
+    if (r.exitCode !== 0 && r.exitCode !== 1) succeeded(r, 'pidof');
+    return parsePidList(r.stdout);
+  });
+  if (pidof.status !== 'ok') return pidof;
+  if (pidof.value.length === 0) return { status: 'ok', value: [], durationMs: pidof.durationMs };
+  const states = await probe(host, probeCommands.processState(pidof.value), options, (r) => parseProcessStates(succeeded(r, 'ps')));
+  return { ...states, durationMs: pidof.durationMs + states.durationMs };
+}
+
+async function load(host: RemoteHost, options: NodeProbeOptions): Promise<NodeProbeReport['load']> {
+  const [loadavg, cpus] = await Promise.all([
+    probe(host, probeCommands.loadavg(), options, (r) => parseLoadAvg(succeeded(r, 'cat /proc/loadavg'))),
+    probe(host, probeCommands.nproc(), options, (r) => parseNproc(succeeded(r, 'nproc'))),
+  ]);
+  if (loadavg.status !== 'ok') return loadavg;
+  if (cpus.status !== 'ok') return cpus;
+  return {
+    status: 'ok',
+    value: { loadavg: loadavg.value, cpus: cpus.value, verdict: judgeLoad(loadavg.value, cpus.value) },
+    durationMs: Math.max(loadavg.durationMs, cpus.durationMs),
+  };
+}
+
+export async function runNodeProbes(host: RemoteHost, options: NodeProbeOptions = {}): Promise<NodeProbeReport> {
+  const [runtime, loadResult, dState, systemd, uptime, kernel, kubelet, containerd] = await Promise.all([
+    runtimeProcesses(host, options),
+    load(host, options),
+    probe(host, probeCommands.dStateProcesses(), options, (r) => parseDStateProcesses(succeeded(r, 'ps'))),
+    probe(host, probeCommands.systemdVersion(), options, (r) => parseSystemdVersion(succeeded(r, 'systemctl')), true),
+    probe(host, probeCommands.uptime(), options, (r) => parseUptime(succeeded(r, 'cat /proc/uptime'))),
+    probe(host, probeCommands.kernelRelease(), options, (r) => parseKernelRelease(succeeded(r, 'uname'))),
+    probe(host, probeCommands.kubeletVersion(), options, (r) => parseKubeletVersion(succeeded(r, 'kubelet')), true),
+    probe(host, probeCommands.containerdVersion(), options, (r) => parseContainerdVersion(succeeded(r, 'containerd')), true),
+  ]);
+  return {
+    host: host.description,
+    runtimeProcesses: runtime,
+    load: loadResult,
+    dStateProcesses: dState,
+    systemd,
+    uptimeSeconds: uptime,
+    kernel,
+    kubeletVersion: kubelet,
+    containerdVersion: containerd,
+  };
+}

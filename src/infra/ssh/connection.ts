@@ -1,0 +1,521 @@
+// One SSH connection to one hop, shared by every exec channel and stream-local forward to that host.
+// It connects lazily, reconnects on the next call after the connection closed, verifies the host key
+// against known_hosts before authenticating, and gives every operation a deadline and an AbortSignal.
+
+import type { Duplex } from 'node:stream';
+import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { Logger } from '../../core/util/logger';
+import { silentLogger } from '../../core/util/logger';
+import type { ExecOptions, ExecResult, RemoteHost } from '../remote';
+import { prepareAuth, type AuthCandidate, type AuthOptions } from './auth';
+import {
+  ChannelOpenError,
+  SshAbortedError,
+  SshAuthError,
+  SshDisconnectedError,
+  type SshError,
+  SshTimeoutError,
+  SshUnreachableError,
+} from './errors';
+import { createHostCheck, type ConfirmUnknownHost } from './hostVerifier';
+import type { KnownHostsFiles } from './knownHosts';
+import { buildShellCommand } from './shellQuote';
+import type { SshHop } from './sshConfig';
+
+export const defaultMaxOutputBytes = 1024 * 1024;
+
+export interface SshConnectionOptions {
+  hop: SshHop;
+  /** The previous hop of a ProxyJump chain; this hop is reached through a direct-tcpip channel on it. */
+  via?: SshConnection;
+  knownHosts: KnownHostsFiles;
+  confirmUnknownHost: ConfirmUnknownHost;
+  auth: Omit<AuthOptions, 'identityFiles'>;
+  /** TCP connect + handshake + auth; time spent in the host-key confirmation does not count. */
+  connectTimeoutMs?: number;
+  /** Opening a channel (exec, forward) on an established connection. */
+  channelOpenTimeoutMs?: number;
+  /** SSH-level keepalive: a dead peer is detected after interval × countMax. */
+  keepaliveIntervalMs?: number;
+  keepaliveCountMax?: number;
+  logger?: Logger;
+}
+
+export interface SshConnectionStats {
+  /** TCP (or jump-channel) connections established so far; reuse keeps this at 1. */
+  connects: number;
+  channelsOpened: number;
+}
+
+interface ChannelFailure extends Error {
+  reason?: number | string;
+}
+
+export class SshConnection implements RemoteHost {
+  readonly description: string;
+  readonly stats: SshConnectionStats = { connects: 0, channelsOpened: 0 };
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private disposed = false;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SshConnectionOptions) {
+    const { hop } = options;
+    this.description = `${hop.user}@${hop.host}:${hop.port}`;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Connects if needed; concurrent callers share one attempt. */
+  async connect(signal?: AbortSignal): Promise<Client> {
+    if (this.disposed) throw new SshDisconnectedError(this.description, 'the connection was closed by PLEG Doctor');
+    if (this.client !== undefined) return this.client;
+    this.connecting ??= this.establish().finally(() => {
+      this.connecting = undefined;
+    });
+    return abortable(this.connecting, signal, () => new SshAbortedError(this.description, 'connecting'));
+  }
+
+  close(): void {
+    this.disposed = true;
+    this.client?.end();
+    this.client = undefined;
+  }
+
+  async exec(argv: readonly string[], options: ExecOptions): Promise<ExecResult> {
+    // The login shell reports its PID, then exec()s the command in its place, so the PID is the command's.
+    // On a deadline we send the SSH "signal" request, but OpenSSH refuses it for root logins ("session
+    // signalling requires privilege separation"), so we also kill that PID's process group from a second
+    // channel. Both are best effort; the caller gets its answer at the deadline either way.
+    const command = `printf '${pidMarker}%s\\n' "$$" >&2; exec ${buildShellCommand(argv)}`;
+    const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+    const signal = options.signal !== undefined ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    const what = `command ${JSON.stringify(argv[0])}`;
+    let channel: ClientChannel;
+    let client: Client;
+    // exit-status can arrive in the same read as the exec reply, before an awaiting caller resumes, so
+    // the exit listener is attached synchronously when the channel opens (output is buffered by the stream).
+    const exit: { code?: number | null; signal?: string } = {};
+    const watchExit = (opened: ClientChannel): void => {
+      opened.once('exit', (code: number | null, signalName?: string) => {
+        exit.code = code;
+        if (signalName !== undefined) exit.signal = signalName;
+      });
+    };
+    try {
+      client = await this.connect(signal);
+      channel = await this.openChannel(client, `exec ${argv[0] ?? ''}`, signal, (cb) => client.exec(command, cb), watchExit);
+    } catch (error) {
+      clearTimeout(timer);
+      if (deadline.signal.aborted && !(options.signal?.aborted ?? false)) {
+        throw new SshTimeoutError(this.description, `connecting and starting ${what}`, options.timeoutMs);
+      }
+      throw error;
+    }
+    return new Promise<ExecResult>((resolve, reject) => {
+      const cap = options.maxOutputBytes ?? defaultMaxOutputBytes;
+      const out = new CappedBuffer(cap);
+      const err = new CappedBuffer(cap, true);
+      let done = false;
+
+      const result = (timedOut: boolean): ExecResult => ({
+        exitCode: exit.code ?? null,
+        ...(exit.signal !== undefined ? { signal: exit.signal } : {}),
+        stdout: out.text(),
+        stderr: err.text(),
+        truncated: out.truncated || err.truncated,
+        timedOut,
+        durationMs: performance.now() - started,
+      });
+      const finish = (): void => {
+        done = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        if (done) return;
+        finish();
+        const pid = err.remotePid();
+        if (pid !== undefined) {
+          killChannel(channel);
+          this.killRemote(pid);
+        } else {
+          // The shell has not reported its PID yet (slow login rc files): keep the channel open a little
+          // longer to learn it, so the command does not start and then outlive its deadline unobserved.
+          const giveUp = setTimeout(() => killChannel(channel), pidGraceMs);
+          err.onPid = (late) => {
+            clearTimeout(giveUp);
+            killChannel(channel);
+            this.killRemote(late);
+          };
+          channel.once('close', () => clearTimeout(giveUp));
+        }
+        if (options.signal?.aborted === true) {
+          reject(new SshAbortedError(this.description, what, options.signal.reason));
+        } else {
+          // A command that outlives its deadline is a finding (a hung runtime), not a failure of the call.
+          resolve(result(true));
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      channel.on('data', (chunk: Buffer) => out.push(chunk));
+      channel.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      channel.on('close', () => {
+        if (done) return;
+        finish();
+        if (exit.code === undefined && this.client !== client) {
+          reject(new SshDisconnectedError(this.description, `connection closed while ${what} was running`));
+          return;
+        }
+        resolve(result(false));
+      });
+      if (options.stdin !== undefined) channel.end(options.stdin);
+      else channel.end();
+    });
+  }
+
+  private killRemote(pid: number): void {
+    const argv = ['kill', '-s', 'KILL', '--', `-${pid}`, String(pid)];
+    this.exec(argv, { timeoutMs: 5_000 }).then(
+      (result) => this.logger.debug(`killed remote process ${pid} after its deadline (kill exit ${String(result.exitCode)})`),
+      (error: unknown) => this.logger.warn(`could not kill remote process ${pid} after its deadline: ${String(error)}`),
+    );
+  }
+
+  /**
+   * A byte stream to a remote process (e.g. `sudo -n socat STDIO UNIX-CONNECT:<sock>`). The signal cancels
+   * opening only; once returned, the caller owns the stream and destroys it to close the channel. The
+   * process's stderr is drained into the debug log so that it cannot stall the channel window.
+   */
+  async openExecStream(argv: readonly string[], signal?: AbortSignal): Promise<Duplex> {
+    const command = buildShellCommand(argv);
+    const client = await this.connect(signal);
+    const channel = await this.openChannel(client, `exec ${argv[0] ?? ''}`, signal, (cb) => client.exec(command, cb));
+    const stderr = new CappedBuffer(4096);
+    channel.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    channel.on('close', () => {
+      const text = stderr.text().trim();
+      if (text !== '') this.logger.debug(`exec stream ${argv[0] ?? ''} stderr: ${text}`);
+    });
+    return channel;
+  }
+
+  /** OpenSSH direct-streamlocal: a byte stream to a unix socket on the host, no remote process involved. */
+  async openUnixSocket(path: string, signal?: AbortSignal): Promise<Duplex> {
+    const client = await this.connect(signal);
+    return this.openChannel(client, `stream-local ${path}`, signal, (cb) => client.openssh_forwardOutStreamLocal(path, cb));
+  }
+
+  /** direct-tcpip from this host to another (ProxyJump). */
+  async forwardOut(host: string, port: number, signal?: AbortSignal): Promise<Duplex> {
+    const client = await this.connect(signal);
+    return this.openChannel(client, `direct-tcpip ${host}:${port}`, signal, (cb) => client.forwardOut('127.0.0.1', 0, host, port, cb));
+  }
+
+  private openChannel(
+    client: Client,
+    what: string,
+    signal: AbortSignal | undefined,
+    open: (cb: (err: Error | undefined, channel: ClientChannel) => void) => void,
+    onOpen?: (channel: ClientChannel) => void,
+  ): Promise<ClientChannel> {
+    const timeoutMs = this.options.channelOpenTimeoutMs ?? 10_000;
+    return new Promise<ClientChannel>((resolve, reject) => {
+      let settled = false;
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const onAbort = (): void => {
+        if (settle()) reject(new SshAbortedError(this.description, `opening ${what}`, signal?.reason));
+      };
+      const timer = setTimeout(() => {
+        if (settle()) reject(new SshTimeoutError(this.description, `opening ${what}`, timeoutMs));
+      }, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted === true) {
+        onAbort();
+        return;
+      }
+      try {
+        open((error, channel) => {
+          if (!settle()) {
+            // Opened after the caller gave up: close it so the server side does not linger.
+            if (error === undefined) killChannel(channel);
+            return;
+          }
+          if (error !== undefined) {
+            reject(this.channelError(what, error as ChannelFailure));
+            return;
+          }
+          this.stats.channelsOpened++;
+          onOpen?.(channel);
+          resolve(channel);
+        });
+      } catch (error) {
+        // ssh2 throws synchronously when the socket is gone.
+        if (settle()) reject(new SshDisconnectedError(this.description, (error as Error).message, error));
+      }
+    });
+  }
+
+  private channelError(what: string, error: ChannelFailure): SshError {
+    const code = typeof error.reason === 'number' ? error.reason : undefined;
+    if (code === 1) {
+      return new ChannelOpenError(
+        this.description,
+        what,
+        'prohibited',
+        code,
+        what.startsWith('stream-local')
+          ? 'the server forbids stream-local forwarding (AllowStreamLocalForwarding no or DisableForwarding yes); use the exec transport'
+          : 'the server forbids this channel type (AllowTcpForwarding / DisableForwarding)',
+        error,
+      );
+    }
+    if (code === 2) {
+      return new ChannelOpenError(
+        this.description,
+        what,
+        'open-failed',
+        code,
+        what.startsWith('stream-local')
+          ? 'open failed: the socket does not exist or this user may not open it (a CRI socket is usually 0660 root:root); ' +
+              'check with `test -S` / `ls -l`, or connect as root, or use the exec transport with sudo'
+          : 'open failed: the server could not connect to the destination',
+        error,
+      );
+    }
+    if (/No response from server|Not connected/i.test(error.message)) {
+      return new SshDisconnectedError(this.description, error.message, error);
+    }
+    return new ChannelOpenError(this.description, what, 'other', code, error.message, error);
+  }
+
+  private async establish(): Promise<Client> {
+    const { hop, via } = this.options;
+    const prepared = await prepareAuth({ ...this.options.auth, identityFiles: hop.identityFiles }, this.description, this.logger);
+    if (prepared.candidates.length === 0) {
+      throw new SshAuthError(this.description, [], skippedDetail(prepared.skipped));
+    }
+    const connectTimeoutMs = this.options.connectTimeoutMs ?? 10_000;
+    const sock = via !== undefined ? await via.forwardOut(hop.host, hop.port, AbortSignal.timeout(connectTimeoutMs)) : undefined;
+    const client = new Client();
+    const tried: string[] = [];
+    const client$ = new Promise<Client>((resolve, reject) => {
+      let settled = false;
+      let remaining = connectTimeoutMs;
+      let timerStarted = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const startTimer = (): void => {
+        timerStarted = performance.now();
+        timer = setTimeout(() => fail(new SshUnreachableError(`${hop.host}:${hop.port}`, 'handshake-timeout')), remaining);
+      };
+      const fail = (error: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        client.destroy();
+        reject(error);
+      };
+      const hostCheck = createHostCheck({
+        host: hop.host,
+        port: hop.port,
+        files: this.options.knownHosts,
+        confirmUnknownHost: this.options.confirmUnknownHost,
+        logger: this.logger,
+        onPrompt: (prompting) => {
+          if (prompting) {
+            clearTimeout(timer);
+            remaining -= performance.now() - timerStarted;
+          } else if (!settled) {
+            startTimer();
+          }
+        },
+      });
+      let next = 0;
+      const authHandler = (_left: unknown, _partial: unknown, nextAuth: (method: unknown) => void): void => {
+        const candidate: AuthCandidate | undefined = prepared.candidates[next++];
+        if (candidate === undefined) {
+          nextAuth(false);
+          return;
+        }
+        tried.push(candidate.label);
+        nextAuth(
+          candidate.type === 'agent'
+            ? { type: 'agent', username: hop.user, agent: candidate.socket }
+            : { type: 'publickey', username: hop.user, key: candidate.key },
+        );
+      };
+      client.on('ready', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        // Nagle + delayed ACK cost ~40 ms per exchange on small gRPC frames (field guide §7).
+        client.setNoDelay(true);
+        resolve(client);
+      });
+      client.on('error', (error: Error & { level?: string; code?: string }) => {
+        if (error.level === 'agent') {
+          // The agent failing is not fatal: the next identity is tried.
+          tried.push(`(agent error: ${error.message})`);
+          return;
+        }
+        if (!settled) {
+          fail(this.connectError(error, hostCheck.refusal(), tried, prepared.skipped));
+          return;
+        }
+        // Host names go to the debug log only (conventions); the warning itself carries no address.
+        this.logger.debug(`ssh ${this.description}: ${error.message}`);
+        this.logger.warn(`ssh connection error: ${error.message}`);
+      });
+      client.on('close', () => {
+        if (!settled) fail(new SshDisconnectedError(this.description, 'the server closed the connection during the handshake'));
+        if (this.client === client) this.client = undefined;
+      });
+      startTimer();
+      const config: ConnectConfig = {
+        host: hop.host,
+        port: hop.port,
+        username: hop.user,
+        // Our own deadline above replaces readyTimeout so that a person reading the host-key prompt is not timed out.
+        readyTimeout: 0,
+        keepaliveInterval: this.options.keepaliveIntervalMs ?? 5_000,
+        keepaliveCountMax: this.options.keepaliveCountMax ?? 3,
+        hostVerifier: hostCheck.verifier,
+        authHandler: authHandler as unknown as NonNullable<ConnectConfig['authHandler']>,
+        ...(sock !== undefined ? { sock } : {}),
+      };
+      client.connect(config);
+    });
+    const ready = await client$;
+    this.stats.connects++;
+    this.client = ready;
+    this.logger.debug(`ssh connected to ${this.description}${via !== undefined ? ` via ${via.description}` : ''}`);
+    return ready;
+  }
+
+  private connectError(error: Error & { level?: string; code?: string }, refusal: SshError | undefined, tried: string[], skipped: string[]): Error {
+    if (refusal !== undefined) return refusal;
+    const { hop } = this.options;
+    if (error.level === 'client-socket' || error.level === 'client-dns') {
+      return new SshUnreachableError(`${hop.host}:${hop.port}`, error.code ?? (error.level === 'client-dns' ? 'ENOTFOUND' : error.message), error);
+    }
+    if (error.level === 'client-authentication') {
+      return new SshAuthError(this.description, tried, skippedDetail(skipped));
+    }
+    if (error.level === 'client-timeout') {
+      return new SshUnreachableError(`${hop.host}:${hop.port}`, 'handshake-timeout', error);
+    }
+    return new SshDisconnectedError(this.description, error.message, error);
+  }
+}
+
+function skippedDetail(skipped: readonly string[]): string | undefined {
+  return skipped.length > 0 ? `Identity files not used: ${skipped.join('; ')}` : undefined;
+}
+
+/** Sends SIGKILL to the remote process (when the channel still allows requests) and closes the channel. */
+function killChannel(channel: ClientChannel): void {
+  try {
+    // ssh2's signal() refuses once our side sent EOF (stdin ended), which is always the case for exec, so
+    // fall back to its protocol object. The "signal" request itself is valid until the channel closes.
+    const internal = channel as unknown as { _client?: { _protocol?: { signal?: (id: number, name: string) => void } }; outgoing?: { id?: number; state?: string } };
+    const protocol = internal._client?._protocol;
+    const state = internal.outgoing?.state;
+    if ((state === 'open' || state === 'eof') && internal.outgoing?.id !== undefined && typeof protocol?.signal === 'function') {
+      protocol.signal(internal.outgoing.id, 'KILL');
+    } else {
+      channel.signal('KILL');
+    }
+  } catch {
+    // The channel is already gone; closing below is all that is left to do.
+  }
+  channel.close();
+}
+
+const pidMarker = 'pleg-doctor-pid:';
+const pidGraceMs = 5_000;
+
+class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private pid: number | undefined;
+  private pending: Buffer | undefined;
+  truncated = false;
+  onPid: ((pid: number) => void) | undefined;
+  /** With `stripPidLine`, the first line is our PID marker: it is taken out and kept aside. */
+  constructor(
+    private readonly cap: number,
+    private stripPidLine = false,
+  ) {}
+  remotePid(): number | undefined {
+    return this.pid;
+  }
+  push(chunk: Buffer): void {
+    if (this.stripPidLine) {
+      const data = this.pending !== undefined ? Buffer.concat([this.pending, chunk]) : chunk;
+      const newline = data.indexOf(0x0a);
+      if (newline < 0 && data.length < 64) {
+        this.pending = data;
+        return;
+      }
+      this.stripPidLine = false;
+      this.pending = undefined;
+      const first = data.subarray(0, newline < 0 ? 0 : newline).toString('latin1');
+      const match = new RegExp(`^${pidMarker}(\\d+)$`).exec(first);
+      if (match?.[1] !== undefined) {
+        this.pid = Number(match[1]);
+        this.onPid?.(this.pid);
+        chunk = data.subarray(newline + 1);
+      } else {
+        chunk = data;
+      }
+      if (chunk.length === 0) return;
+    }
+    const room = this.cap - this.size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (kept.length < chunk.length) this.truncated = true;
+    this.chunks.push(kept);
+    this.size += kept.length;
+  }
+  text(): string {
+    const tail = this.pending !== undefined ? [this.pending] : [];
+    return Buffer.concat([...this.chunks, ...tail]).toString('utf8');
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, makeError: () => Error): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(makeError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(makeError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

@@ -1,0 +1,39 @@
+// Shared helpers of the SSH integration tests: connections to the real sshd of the node stack.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readNodeStackEnv, type NodeStackEnv } from '../../support/nodeStackEnv';
+import { SshConnection, type SshConnectionOptions } from '../../../src/infra/ssh/connection';
+import type { ConfirmUnknownHost } from '../../../src/infra/ssh/hostVerifier';
+
+export function stack(): NodeStackEnv {
+  return readNodeStackEnv();
+}
+
+export function scratchDir(): string {
+  return mkdtempSync(join(tmpdir(), 'pleg-ssh-it-'));
+}
+
+export const neverAsked: ConfirmUnknownHost = (question) => Promise.reject(new Error(`unexpected host key question for ${question.host}:${question.port}`));
+
+export function connect(
+  env: NodeStackEnv,
+  overrides: Partial<SshConnectionOptions> & { user?: string; port?: number; identityFiles?: string[] } = {},
+): SshConnection {
+  const { user, port, identityFiles, ...rest } = overrides;
+  return new SshConnection({
+    hop: { alias: env.sshHost, host: env.sshHost, port: port ?? env.sshPort, user: user ?? env.sshUser, identityFiles: identityFiles ?? [env.sshKey] },
+    knownHosts: { readOnly: [env.sshKnownHosts], own: join(scratchDir(), 'own_known_hosts') },
+    confirmUnknownHost: neverAsked,
+    auth: {},
+    connectTimeoutMs: 10_000,
+    ...rest,
+  });
+}
+
+/** Lines of `ps -eo args` on the node (the stack runs on this machine, but we ask through SSH like a user would). */
+export async function remoteProcesses(connection: SshConnection): Promise<string[]> {
+  const result = await connection.exec(['ps', '-eo', 'args'], { timeoutMs: 10_000 });
+  return result.stdout.split('\n');
+}

@@ -1,0 +1,122 @@
+import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { parseKlogLine } from '../../../src/core/parse/klog';
+import { parseScenario, type Scenario } from '../../../src/core/pleg/sim/scenario';
+import { simulate } from '../../../src/core/pleg/sim/simulate';
+import type { Timeline } from '../../../src/core/pleg/sim/timeline';
+
+const latency = fc.oneof(
+  fc.double({ min: 0, max: 40, noNaN: true }),
+  fc.record({ kind: fc.constant('lognormal'), medianMs: fc.double({ min: 0.1, max: 5, noNaN: true }), p99Ms: fc.double({ min: 5, max: 400, noNaN: true }) }),
+  fc.record({ kind: fc.constant('uniform'), minMs: fc.constant(0), maxMs: fc.double({ min: 0, max: 3_000, noNaN: true }) }),
+);
+
+const windowsArb = (maxStart: number, maxLen: number, n: number): fc.Arbitrary<Array<{ startMs: number; durationMs: number }>> =>
+  fc.array(fc.tuple(fc.integer({ min: 0, max: maxStart }), fc.integer({ min: 0, max: maxLen })), { maxLength: n }).map((ws) => {
+    // Sort and separate so the windows never overlap.
+    const sorted = [...ws].sort((a, b) => a[0] - b[0]);
+    const out: Array<{ startMs: number; durationMs: number }> = [];
+    let prevEnd = 0;
+    for (const [s, d] of sorted) {
+      const startMs = Math.max(s, prevEnd);
+      out.push({ startMs, durationMs: d });
+      prevEnd = startMs + d;
+    }
+    return out;
+  });
+
+const scenarioArb: fc.Arbitrary<Scenario> = fc
+  .record({
+    seed: fc.integer({ min: 0, max: 0xffffffff }),
+    duration: fc.integer({ min: 30_000, max: 600_000 }),
+    kubeletVersion: fc.constantFrom('1.12.10', '1.13.5', '1.20.4', '1.28.3', '1.32.10'),
+    pods: fc.record({ count: fc.integer({ min: 0, max: 25 }), containersPerPod: fc.record({ min: fc.constant(0), max: fc.integer({ min: 0, max: 3 }) }) }),
+    churn: fc.record({ containerRestartsPerHour: fc.integer({ min: 0, max: 4_000 }), podReplacementsPerHour: fc.integer({ min: 0, max: 2_000 }) }),
+    latency: fc.record({ listPodSandbox: latency, listContainers: latency, podSandboxStatus: latency, containerStatus: latency, status: latency, version: latency }),
+    runtimeHangs: windowsArb(600_000, 400_000, 2),
+    consumerStalls: windowsArb(600_000, 300_000, 1),
+    kubelet: fc.record({
+      runtimeRequestTimeout: fc.integer({ min: 500, max: 150_000 }),
+      channelCapacity: fc.integer({ min: 1, max: 50 }),
+    }),
+  })
+  .map((raw) => parseScenario({ ...raw, record: { relists: 'all' } }));
+
+const run = (s: Scenario): Timeline => simulate(s);
+
+describe('simulator invariants', () => {
+  test.prop([scenarioArb], { numRuns: 12 })('is deterministic for a seed, and the timeline is plain JSON', (s) => {
+    const a = run(s);
+    const b = run(s);
+    expect(b).toEqual(a);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+  }, 60_000);
+
+  test.prop([scenarioArb], { numRuns: 25 })('relists never overlap and start at least one period after the previous one ends', (s) => {
+    const t = run(s);
+    for (let i = 0; i < t.relists.length; i++) {
+      const r = t.relists[i] as Timeline['relists'][number];
+      expect(r.endMs).toBeGreaterThanOrEqual(r.startMs);
+      // A single call never outlives the deadline: GetPods is two calls, so a failed relist is bounded by both.
+      if (!r.ok) expect(r.durationMs).toBeLessThanOrEqual(2 * s.kubelet.runtimeRequestTimeoutMs + 1e-6);
+      const prev = t.relists[i - 1];
+      if (prev) expect(r.startMs).toBeGreaterThanOrEqual(prev.endMs + s.kubelet.relistPeriodMs - 1e-6);
+    }
+  }, 60_000);
+
+  test.prop([scenarioArb], { numRuns: 25 })('health flips exactly one threshold after the last good relist start, and back only when a relist succeeds', (s) => {
+    const t = run(s);
+    const okStarts = t.relists.filter((r) => r.ok).map((r) => r.startMs);
+    // A ≤1.13 relist blocked in its channel send never ends, so it is not listed; it started one period
+    // after the last listed one (or at 0).
+    const lastListed = t.relists[t.relists.length - 1];
+    okStarts.push(lastListed === undefined ? 0 : lastListed.endMs + s.kubelet.relistPeriodMs);
+    t.health.forEach((h, i) => {
+      if (i === 0) {
+        expect(h).toEqual({ atMs: 0, healthy: false });
+        return;
+      }
+      const prev = t.health[i - 1] as Timeline['health'][number];
+      expect(h.healthy).toBe(!prev.healthy);
+      expect(h.atMs).toBeGreaterThanOrEqual(prev.atMs);
+      if (!h.healthy) {
+        // Went unhealthy: the stamp was a successful relist's start, exactly one threshold earlier.
+        expect(okStarts.some((st) => Math.abs(st + s.kubelet.relistThresholdMs - h.atMs) < 1e-6)).toBe(true);
+      } else {
+        // Became healthy: during a successful relist (when its GetPods returned). A ≤1.13 relist stuck in
+        // a blocking send (#72482) may never finish, so it is not in the list: then it is the last one.
+        const last = t.relists[t.relists.length - 1];
+        const during = t.relists.some((r) => r.ok && r.startMs <= h.atMs && h.atMs <= r.endMs);
+        expect(during || last === undefined || h.atMs >= last.endMs).toBe(true);
+      }
+    });
+  }, 60_000);
+
+  test.prop([scenarioArb], { numRuns: 20 })('skip lines back off 100 ms doubling to 5 s, and every generated line parses as klog', (s) => {
+    const t = run(s);
+    const skips = t.logLines.filter((l) => l.line.includes('"Skipping pod synchronization"'));
+    for (const w of t.skipWindows) {
+      const inWindow = skips.filter((l) => l.atMs >= w.startMs && (w.endMs === null || l.atMs < w.endMs));
+      expect(inWindow.length).toBe(w.skips);
+      inWindow.forEach((l, i) => {
+        const next = inWindow[i + 1];
+        if (next) expect(next.atMs - l.atMs).toBeCloseTo(Math.min(100 * 2 ** i, 5_000), 6);
+      });
+    }
+    for (const l of t.logLines) {
+      const r = parseKlogLine(l.line);
+      expect(r.structured).toBe(true);
+    }
+  }, 60_000);
+
+  test.prop([scenarioArb], { numRuns: 20 })('NotReady posts carry the runtime errors; Ready posts the kubelet text', (s) => {
+    const t = run(s);
+    for (const p of t.nodeReady) {
+      if (p.status === 'True') expect(p).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+      else {
+        expect(p.reason).toBe('KubeletNotReady');
+        expect(p.message).toMatch(/container runtime is down|container runtime status check may not have completed yet|PLEG is not healthy: /u);
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createNodesCommand } from '../../../src/cli/commands/nodes';
+import type { GatewayFactory } from '../../../src/cli/commands/nodes';
+import { runCli } from '../../../src/cli/dispatch';
+import type { KubeNode } from '../../../src/core/kube/objects';
+import type { Listener, Subscription } from '../../../src/core/util/emitter';
+import type { ContextInfo, KubeGateway, NodeChange, NodeWatch, WatchState } from '../../../src/infra/kube/gateway';
+import { memoryIo } from './memoryIo';
+
+const nodes = (JSON.parse(readFileSync(new URL('../../fixtures/nodes/kubectl-get-nodes.json', import.meta.url), 'utf8')) as { items: KubeNode[] }).items;
+
+/** A scripted NodeWatch: each context plays a list of states with delays (an in-memory gateway, no network). */
+class ScriptedWatch implements NodeWatch {
+  readonly nodes = new Map<string, KubeNode>();
+  state: WatchState = { kind: 'connecting' };
+  disposed = false;
+  private readonly listeners = new Set<Listener<WatchState>>();
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    readonly context: string,
+    script: { afterMs: number; state: WatchState; nodes?: KubeNode[] }[],
+  ) {
+    for (const step of script) {
+      this.timers.push(
+        setTimeout(() => {
+          for (const n of step.nodes ?? []) this.nodes.set(n.metadata?.name ?? '', n);
+          this.state = step.state;
+          for (const l of this.listeners) l(step.state);
+        }, step.afterMs),
+      );
+    }
+  }
+  onDidChangeNodes(_l: Listener<NodeChange>): Subscription {
+    return { dispose: () => undefined };
+  }
+  onDidChangeState(l: Listener<WatchState>): Subscription {
+    this.listeners.add(l);
+    return { dispose: () => this.listeners.delete(l) };
+  }
+  refresh(): void {}
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.timers) clearTimeout(t);
+  }
+}
+
+type Script = ConstructorParameters<typeof ScriptedWatch>[1];
+
+function gateway(scripts: Record<string, Script>, listError?: Error) {
+  const watches: ScriptedWatch[] = [];
+  let disposed = false;
+  let options: Parameters<GatewayFactory>[0];
+  const factory: GatewayFactory = (o) => {
+    options = o;
+    const gw: KubeGateway = {
+      listContexts: (): ContextInfo[] => {
+        if (listError !== undefined) throw listError;
+        return Object.keys(scripts).map((name, i) => ({ name, cluster: name, user: 'u', server: 'https://127.0.0.1:6443', isCurrent: i === 0 }));
+      },
+      watchNodes: (context) => {
+        const w = new ScriptedWatch(context, scripts[context] ?? []);
+        watches.push(w);
+        return w;
+      },
+      listNodeEvents: () => Promise.resolve([]),
+      countPods: () => Promise.resolve(0),
+      dispose: () => {
+        disposed = true;
+      },
+    };
+    return gw;
+  };
+  return { factory, watches, isDisposed: () => disposed, options: () => options };
+}
+
+async function run(factory: GatewayFactory, args: string[], abortAfterMs?: number) {
+  const io = memoryIo();
+  if (abortAfterMs !== undefined) setTimeout(() => io.controller.abort(new Error('interrupted by SIGINT')), abortAfterMs);
+  const code = await runCli(['nodes', ...args], io, { nodes: { summary: '', load: () => Promise.resolve(createNodesCommand(factory)) } }, '1');
+  return { code, err: io.err(), lines: io.out().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe('pleg-doctor nodes', () => {
+  it('one line per node per context, sorted by name; a failed context gives an error line and exit 1', async () => {
+    const g = gateway({
+      prod: [{ afterMs: 5, state: { kind: 'synced', resourceVersion: '7' }, nodes }],
+      staging: [{ afterMs: 5, state: { kind: 'error', error: { kind: 'forbidden', message: '403 Forbidden: cannot watch nodes', verb: 'watch', resource: 'nodes' } } }],
+    });
+    const r = await run(g.factory, []);
+    expect(r.code).toBe(1);
+    expect(r.lines.map((l) => [l['context'], l['name'], l['verdict']])).toEqual([
+      ['prod', 'ip-10-0-1-17.eu-west-1.compute.internal', 'pleg'],
+      ['prod', 'worker-1', 'ready'],
+      ['prod', 'worker-2', 'ready'],
+      ['prod', 'worker-7', 'lease-lost'],
+      ['staging', undefined, undefined],
+    ]);
+    expect(Object.keys(r.lines[0] ?? {})).toEqual(['context', 'name', 'verdict', 'cordoned', 'since', 'plegLastSeenAgoSeconds', 'plegThresholdSeconds', 'message']);
+    expect(r.lines[4]).toEqual({ context: 'staging', error: { kind: 'forbidden', message: '403 Forbidden: cannot watch nodes' } });
+    expect(g.watches.every((w) => w.disposed)).toBe(true);
+    expect(g.isDisposed()).toBe(true);
+  });
+
+  it('all contexts synced → exit 0; an already-synced watch is read at once', async () => {
+    const g = gateway({ prod: [{ afterMs: 0, state: { kind: 'synced', resourceVersion: '1' }, nodes: nodes.slice(0, 1) }] });
+    const r = await run(g.factory, ['--timeout', '2s']);
+    expect(r.code).toBe(0);
+    expect(r.lines).toHaveLength(1);
+  });
+
+  it('--fail-on-not-ready', async () => {
+    const g = gateway({ prod: [{ afterMs: 1, state: { kind: 'synced', resourceVersion: '1' }, nodes }] });
+    expect((await run(g.factory, ['--fail-on-not-ready'])).code).toBe(1);
+  });
+
+  it('--context picks one context; --kubeconfig reaches the gateway', async () => {
+    const g = gateway({
+      a: [{ afterMs: 1, state: { kind: 'synced', resourceVersion: '1' }, nodes: nodes.slice(0, 1) }],
+      b: [{ afterMs: 1, state: { kind: 'error', error: { kind: 'unreachable', message: 'connection refused' } } }],
+    });
+    const r = await run(g.factory, ['--context', 'a', '--kubeconfig', '/tmp/k1', '--kubeconfig=/tmp/k2']);
+    expect(r.code).toBe(0);
+    expect(r.lines.map((l) => l['context'])).toEqual(['a']);
+    expect(g.watches.map((w) => w.context)).toEqual(['a']);
+    expect(g.options()?.kubeconfigPaths).toEqual(['/tmp/k1', '/tmp/k2']);
+  });
+
+  it('a context that never syncs times out at the deadline, with the last reconnect error if any', async () => {
+    const g = gateway({
+      silent: [],
+      flapping: [{ afterMs: 5, state: { kind: 'reconnecting', attempt: 1, delayMs: 1000, error: { kind: 'tls', message: 'certificate signed by unknown authority' } } }],
+    });
+    const started = Date.now();
+    const r = await run(g.factory, ['--timeout', '150ms']);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r.code).toBe(1);
+    // Lines follow the kubeconfig's context order.
+    expect(r.lines).toEqual([
+      { context: 'silent', error: { kind: 'timeout', message: 'no complete node list within 150ms' } },
+      { context: 'flapping', error: { kind: 'tls', message: 'no complete node list within 150ms; last error: certificate signed by unknown authority' } },
+    ]);
+  });
+
+  it('the abort signal ends the wait at once', async () => {
+    const g = gateway({ silent: [] });
+    const started = Date.now();
+    const r = await run(g.factory, ['--timeout', '60s'], 30);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.code).toBe(130);
+    expect(g.watches[0]?.disposed).toBe(true);
+  });
+
+  describe('usage errors exit 2', () => {
+    it.each([
+      [['--context', 'nope'], 'pleg-doctor: nodes: no context "nope" in the kubeconfig (contexts: a)\n'],
+      [['--timeout', 'soon'], 'pleg-doctor: nodes: --timeout: invalid Go duration "soon": a unit without a number\n'],
+      [['--timeout', '0'], 'pleg-doctor: nodes: --timeout must be positive, got "0"\n'],
+      [['--context'], 'pleg-doctor: nodes: --context needs a value\n'],
+      [['--frob'], 'pleg-doctor: nodes: unknown option "--frob"\n'],
+      [['prod'], 'pleg-doctor: nodes: unexpected argument "prod" (use --context NAME)\n'],
+    ])('%j', async (args, err) => {
+      const r = await run(gateway({ a: [] }).factory, args);
+      expect(r).toMatchObject({ code: 2, err, lines: [] });
+    });
+
+    it('a bad kubeconfig', async () => {
+      const r = await run(gateway({}, new Error('/root/.kube/config: line 3: mapping values are not allowed here')).factory, []);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe('pleg-doctor: nodes: /root/.kube/config: line 3: mapping values are not allowed here\n');
+    });
+
+    it('no contexts at all', async () => {
+      expect((await run(gateway({}).factory, [])).err).toBe('pleg-doctor: nodes: the kubeconfig defines no contexts\n');
+    });
+  });
+});
