@@ -49,9 +49,7 @@ export default tseslint.config(
     files: ['webview/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  {
-    files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { ...globals.node } },
-    ...tseslint.configs.disableTypeChecked,
-  },
+  // Two entries: spreading disableTypeChecked into the same object would replace languageOptions.
+  { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: { ...globals.node } } },
 );

@@ -24,4 +24,16 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return createNodesCommand(createKubeGateway);
     },
   },
+  replay: {
+    summary: 'Replay PLEG traces through the kubelet PLEG model (--kubelet 1.26|1.32 FILE...)',
+    load: async () => (await import('./commands/replay')).replayCommand,
+  },
+  simulate: {
+    summary: 'Run a PLEG scenario on a virtual clock and print the timeline as JSON',
+    load: async () => (await import('./commands/simulate')).simulateCommand,
+  },
+  snapshot: {
+    summary: 'Connect to a node over SSH and print one CRI snapshot with per-call timings',
+    load: async () => (await import('./commands/snapshot')).snapshotCommand,
+  },
 };

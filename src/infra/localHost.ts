@@ -107,7 +107,11 @@ export class LocalHost implements RemoteHost {
       child.once('spawn', () => {
         signal?.removeEventListener('abort', onAbort);
         const duplex = new ChildDuplex(child.stdout, child.stdin, () => child.kill('SIGKILL'), () => Buffer.concat(stderr).toString('utf8'));
-        child.once('close', () => duplex.destroy());
+        // A relay that dies (socat: permission denied, sudo: password required) should say why.
+        child.once('close', (code, sig) => {
+          const stderrText = Buffer.concat(stderr).toString('utf8').trim();
+          duplex.exited(code === 0 ? undefined : new Error(`${file} exited ${code ?? sig ?? '?'}${stderrText ? `: ${stderrText.slice(0, 300)}` : ''}`));
+        });
         resolve(duplex);
       });
     });
@@ -147,8 +151,21 @@ class ChildDuplex extends DuplexStream {
     output.on('data', (chunk: Buffer) => {
       if (!this.push(chunk)) output.pause();
     });
-    output.once('end', () => this.push(null));
-    input.on('error', (error) => this.destroy(error));
+    // End of output is signalled from exited(), once the exit status (and stderr) is known.
+    // EPIPE means the process is going away; its exit (with stderr) is the better explanation, so wait
+    // briefly for it before failing with the raw write error.
+    input.on('error', (error) => {
+      setTimeout(() => {
+        if (!this.destroyed) this.destroy(error);
+      }, 1_000).unref();
+    });
+  }
+
+  /** Called when the process has exited: a clean exit ends the stream, a failure destroys it with the reason. */
+  exited(failure: Error | undefined): void {
+    if (this.destroyed) return;
+    if (failure) this.destroy(failure);
+    else this.push(null);
   }
 
   override _read(): void {
@@ -156,7 +173,8 @@ class ChildDuplex extends DuplexStream {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.input.write(chunk, callback);
+    // Write errors are reported through the input's 'error' handler (see the constructor).
+    this.input.write(chunk, () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {

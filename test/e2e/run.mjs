@@ -108,6 +108,21 @@ function contextGroup(groups, context) {
   return undefined;
 }
 
+/** Ctrl-C or SIGTERM mid-run: stop what we started (code-server leads its own group, so it would survive us). */
+function onInterrupt(cleanup) {
+  const handler = (signal) => {
+    log(`${signal}: stopping`);
+    cleanup()
+      .catch((err) => log(`cleanup: ${err.message}`))
+      .finally(() => {
+        process.stdout.write(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed\n`);
+        process.exit(130);
+      });
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
+
 async function main() {
   mkdirSync(shotsDir, { recursive: true });
   for (const f of readdirSync(shotsDir)) if (/\.(png|log)$/.test(f)) rmSync(join(shotsDir, f), { force: true });
@@ -144,6 +159,18 @@ async function main() {
 
     log(await installVsix(dirs, vsix));
     server = await startCodeServer(dirs, { logFile: serverLog, env: { KUBECONFIG: kubeconfig } });
+    onInterrupt(async () => {
+      if (browser) await browser.context.close().catch(() => undefined);
+      await server.stop().catch(() => undefined);
+      for (const p of processesMentioning(runDir)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // exited meanwhile
+        }
+      }
+      if (!KEEP) rmSync(runDir, { recursive: true, force: true });
+    });
     log(`code-server listening on 127.0.0.1:${server.port} (pgid ${server.child.pid})`);
 
     browser = await launchBrowser(dirs.chromeProfile);

@@ -11,6 +11,11 @@
 #
 # $RUN defaults to <repo>/.node-stack and can be overridden with NODE_STACK_DIR.
 # Processes are only ever signalled by a recorded or discovered PID, never by name.
+#
+# $RUN/env (also printed by up/status): SSH_HOST SSH_PORT SSH_USER (plegtest) SSH_KEY (private key, valid
+# for plegtest and root) SSH_ROOT_USER SSH_HOST_KEY_PUB (path of the host's .pub file) SSH_KNOWN_HOSTS
+# (a known_hosts file with "[127.0.0.1]:port key") CRI_SOCKET CONTAINERD_PID SSHD_PID NODE_STACK_DIR
+# POD_LOG_DIR IMAGE. When sudo is installed, plegtest may run `sudo -n socat|test|ls` (exec-relay transport).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -225,6 +230,14 @@ EOF
   { "type": "loopback" } ] }
 EOF
   if containerd_healthy; then return 0; fi
+  local old; old="$(read_pid "$C/containerd.pid")"
+  if alive "$old"; then
+    # Probably left SIGSTOPped by an interrupted fault test: continue it rather than start a second one.
+    kill -CONT "$old" 2>/dev/null || true
+    local j
+    for j in $(seq 1 50); do containerd_healthy && return 0; sleep 0.1; done
+    die "containerd (pid $old) is alive but does not answer on $SOCK; run: bash $0 down && bash $0 up"
+  fi
   setsid /usr/bin/containerd --config "$C/config.toml" > "$C/containerd.log" 2>&1 < /dev/null 9>&- &
   echo $! > "$C/containerd.pid"
   local i pid

@@ -4,7 +4,7 @@
 import { parseGoDurationSeconds } from '../util/goDuration';
 import type { CatalogRule, RuleId } from './messageCatalog';
 import {
-  E1, KLOG, L1, L10, L11, L12, L13, L2, L3, L4, L5, L6, L7, L8, L9, R1, R2, R3, R4, R5, R8, SYSL, X1, X2, X3, X4,
+  E1, KLOG, L1, L10, L11, L12, L13, L2, L3, L4, L5, L6, L7, L8, L9, R1, R2, R3, R4, R8, SYSL, X1, X2, X3, X4,
 } from './messageCatalog';
 import { parseReadyMessage, unquoteGo } from './readyMessage';
 
@@ -85,6 +85,24 @@ const ERR_FIELD = /\berr="((?:[^"\\]|\\.)*)"/u;
 function errOf(body: string): string | undefined {
   const m = ERR_FIELD.exec(body);
   return m?.[1] !== undefined ? unquoteGo(m[1]) : undefined;
+}
+
+/**
+ * The Ready message inside a "Node became not ready" line: klog prints the condition Go-style
+ * (`{Type:Ready … Message:… }`, Message being the last field) or as JSON (`"message":"…"`).
+ */
+export function conditionMessage(body: string): string | undefined {
+  const json = /"message":"((?:[^"\\]|\\.)*)"/u.exec(body);
+  if (json?.[1] !== undefined) {
+    try {
+      return JSON.parse(`"${json[1]}"`) as string;
+    } catch {
+      // An escape JSON does not know (klog quotes with Go rules): the raw text still reads fine.
+      return json[1];
+    }
+  }
+  const go = / Message:(.*?)\}?\s*$/u.exec(body);
+  return go?.[1];
 }
 
 /** Describes the errors of a Ready-style message in one short phrase. */
@@ -169,8 +187,8 @@ const CHECKS: readonly Check[] = [
     rule: L6,
     severity: 'error',
     message: (_m, body) => {
-      const r = R1.regex.exec(body) ?? R2.regex.exec(body) ?? R3.regex.exec(body) ?? R4.regex.exec(body) ?? R5.regex.exec(body);
-      return `Node became not ready${r !== null ? `: ${describeReadyErrors(body.slice(r.index))}` : ''}`;
+      const message = conditionMessage(body);
+      return `Node became not ready${message !== undefined && message !== '' ? `: ${describeReadyErrors(message)}` : ''}`;
     },
     explain: 'The kubelet set its Ready condition to False; the node gets the `node.kubernetes.io/not-ready` taints and, after 300 s, its pods are evicted.',
   },

@@ -26,7 +26,11 @@ interface Hit {
   groups: Record<string, string | undefined>;
 }
 
-const SEARCHED: readonly CatalogRule[] = [R1, R2, R3, R4, R5, R6, R7, R8];
+/** Compiled once: a global regex is stateful (lastIndex), but matchAll works on a copy of it. */
+const SEARCHED: readonly { rule: CatalogRule; global: RegExp }[] = [R1, R2, R3, R4, R5, R6, R7, R8].map((rule) => ({
+  rule,
+  global: globalRegex(rule),
+}));
 
 /** Separators the kubelet puts between joined errors, plus the brackets of the aggregate form. */
 const SEPARATORS = /^[\s,;[\]]+|[\s,;[\]]+$/gu;
@@ -44,8 +48,8 @@ function kindOf(rule: CatalogRule, groups: Record<string, string | undefined>): 
 
 function findHits(text: string): Hit[] {
   const hits: Hit[] = [];
-  for (const rule of SEARCHED) {
-    for (const m of text.matchAll(globalRegex(rule))) {
+  for (const { rule, global } of SEARCHED) {
+    for (const m of text.matchAll(global)) {
       const groups = { ...(m.groups ?? {}) };
       const kind = kindOf(rule, groups);
       hits.push({

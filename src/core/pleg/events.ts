@@ -50,7 +50,9 @@ function sameList(a: readonly RuntimeContainer[], b: readonly RuntimeContainer[]
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as RuntimeContainer;
     const y = b[i] as RuntimeContainer;
-    if (x.id !== y.id || toPlegState(x.state) !== toPlegState(y.state)) return false;
+    if (x === y) continue;
+    if (x.id !== y.id) return false;
+    if (x.state !== y.state && toPlegState(x.state) !== toPlegState(y.state)) return false;
   }
   return true;
 }

@@ -48,6 +48,11 @@ export interface HealthResult {
   error?: string;
 }
 
+interface LiveRecord extends PodRecord {
+  /** Removed from the record map (the pod vanished); a later pod with the same UID gets a new record. */
+  dropped: boolean;
+}
+
 interface WorkItem {
   uid: string;
   events: PlegEvent[];
@@ -82,13 +87,14 @@ export class GenericPleg {
   private readonly clock: PlegClock;
   private readonly eventedGate: boolean;
   private readonly eventedUsage: EventedUsage;
-  private readonly records = new Map<string, PodRecord>();
+  private readonly records = new Map<string, LiveRecord>();
   private podsToReinspect = new Map<string, RuntimePod>();
   private relistTime: number | null = null;
   private periodMs: number;
   private thresholdMs: number;
   private pending: RelistProgress | null = null;
   private readonly scratch: PlegEvent[] = [];
+  private readonly recordsByIndex: LiveRecord[] = [];
 
   constructor(opts: GenericPlegOptions) {
     if (opts.cache === null && !opts.profile.cacheOptional) {
@@ -219,11 +225,20 @@ export class GenericPleg {
 
   private setCurrent(pods: readonly RuntimePod[]): void {
     for (const rec of this.records.values()) rec.current = null;
-    for (const pod of pods) {
-      const rec = this.records.get(pod.uid);
-      if (rec !== undefined) rec.current = pod;
-      else this.records.set(pod.uid, { uid: pod.uid, old: null, current: pod });
+    // Runtimes list pods in a stable order, so the record at the same index as last time is usually the
+    // right one: that saves a hash lookup per pod per relist. A record dropped since is never reused.
+    const byIndex = this.recordsByIndex;
+    for (let i = 0; i < pods.length; i++) {
+      const pod = pods[i] as RuntimePod;
+      const guess = byIndex[i];
+      let rec = guess !== undefined && !guess.dropped && guess.uid === pod.uid ? guess : this.records.get(pod.uid);
+      if (rec === undefined) {
+        rec = { uid: pod.uid, old: null, current: pod, dropped: false };
+        this.records.set(pod.uid, rec);
+      } else rec.current = pod;
+      byIndex[i] = rec;
     }
+    byIndex.length = pods.length;
   }
 
   private resume(p: RelistProgress): void {
@@ -279,8 +294,10 @@ export class GenericPleg {
       if (this.profile.twoPassReinspection) this.podsToReinspect.delete(uid);
       if (this.eventedGate && !r.updated) return null;
     }
-    if (rec.current === null) this.records.delete(uid);
-    else {
+    if (rec.current === null) {
+      this.records.delete(uid);
+      rec.dropped = true;
+    } else {
       rec.old = rec.current;
       rec.current = null;
     }

@@ -13,7 +13,7 @@ import type { PlegProfile } from './profiles';
 import { PROFILE_1_26_1_31, PROFILE_1_32_PLUS } from './profiles';
 import { stampToOracleMs, stampToUnixSec } from './stamp';
 import type { ConsumeSpec, Trace, TraceStep } from './traceSchema';
-import { parseTrace } from './traceSchema';
+import { parseTrace, TraceError } from './traceSchema';
 import type { CacheStamp, GetPodStatusResult, PlegEvent, RelistReport, RuntimeContainer, RuntimePod } from './types';
 
 export type ReplayKubelet = '1.26' | '1.32';
@@ -244,7 +244,7 @@ class Replayer {
   }
 
   private requireEvented(index: number): EventedPleg {
-    if (this.evented === null) throw new Error(`trace.steps[${index}]: EventedPLEG steps need config.useCache true`);
+    if (this.evented === null) throw new TraceError(`trace.steps[${index}].op`, 'EventedPLEG steps need config.useCache true');
     return this.evented;
   }
 

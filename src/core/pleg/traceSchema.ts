@@ -82,6 +82,12 @@ function nonNegInt(v: unknown, path: string): number {
   return n;
 }
 
+function positive(v: unknown, path: string): number {
+  const n = num(v, path);
+  if (n <= 0) throw new TraceError(path, `expected a positive number, got ${n}`);
+  return n;
+}
+
 function bool(v: unknown, path: string): boolean {
   if (typeof v !== 'boolean') throw new TraceError(path, `expected true or false, got ${describe(v)}`);
   return v;
@@ -166,8 +172,8 @@ function step(v: unknown, path: string): TraceStep {
       return {
         op,
         at,
-        relistPeriodMs: num(o.relistPeriodMs, `${path}.relistPeriodMs`),
-        relistThresholdMs: num(o.relistThresholdMs, `${path}.relistThresholdMs`),
+        relistPeriodMs: positive(o.relistPeriodMs, `${path}.relistPeriodMs`),
+        relistThresholdMs: positive(o.relistThresholdMs, `${path}.relistThresholdMs`),
       };
     case 'criEvent':
       return { op, at, event: criEvent(o.event, `${path}.event`) };
@@ -188,8 +194,8 @@ export function parseTrace(input: unknown): Trace {
   const config: TraceConfig = {
     channelCapacity: optional(c, 'channelCapacity', cp, nonNegInt, 1000),
     useCache: optional(c, 'useCache', cp, bool, true),
-    relistPeriodMs: optional(c, 'relistPeriodMs', cp, num, 1000),
-    relistThresholdMs: optional(c, 'relistThresholdMs', cp, num, 180_000),
+    relistPeriodMs: optional(c, 'relistPeriodMs', cp, positive, 1000),
+    relistThresholdMs: optional(c, 'relistThresholdMs', cp, positive, 180_000),
     eventedPLEGFeatureGate: optional(c, 'eventedPLEGFeatureGate', cp, bool, false),
     eventedPLEGInUse: optional(c, 'eventedPLEGInUse', cp, bool, false),
     evented: optional(c, 'evented', cp, bool, false),

@@ -4,7 +4,7 @@
 
 import { Emitter } from '../util/emitter';
 import type { Subscription } from '../util/emitter';
-import type { ClassifyFn, ContextCounts, ContextInfoLike, NodeEntry } from './contextNodes';
+import type { ClassifyFn, ContextCounts, ContextInfoLike, EntryUpdate, NodeEntry } from './contextNodes';
 import { ContextNodes } from './contextNodes';
 import type { NodeSource, SourceChange, SourceState } from './nodeSource';
 
@@ -79,6 +79,18 @@ export class NodeTreeModel {
     return { dispose: () => this.detach(source.context) };
   }
 
+  /**
+   * Classifies unhealthy nodes again with the current time. Some verdicts depend on it (a kubelet that
+   * "has yet to be successful" is `startup` for 3 min, then `pleg`), and a stuck node may send no update
+   * for minutes, so the view calls this on its age tick.
+   */
+  reclassifyUnhealthy(): void {
+    const now = this.now();
+    for (const group of this.contexts.values()) {
+      for (const entry of [...group.rows(true)]) this.report(group, group.upsert(entry.node, now));
+    }
+  }
+
   groups(): readonly ContextNodes[] {
     return [...this.contexts.values()];
   }
@@ -139,6 +151,10 @@ export class NodeTreeModel {
         update = group.replaceAll(source.nodes.values(), now);
         break;
     }
+    this.report(group, update);
+  }
+
+  private report(group: ContextNodes, update: EntryUpdate): void {
     switch (update.kind) {
       case 'none':
         return;
@@ -155,4 +171,32 @@ export class NodeTreeModel {
     group.state = state;
     this.changes.fire({ scope: 'context', context: group });
   }
+}
+
+/**
+ * Resolves once every context has listed (or failed) and every node is classified: what the benchmark
+ * times from activation. Rejects with the signal's reason when aborted, so a hung API is a finding.
+ */
+export function waitUntilSettled(model: NodeTreeModel, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    if (model.isSettled()) {
+      resolve();
+      return;
+    }
+    const onAbort = (): void => {
+      subscription.dispose();
+      reject(signal?.reason as Error);
+    };
+    const subscription = model.onDidChange(() => {
+      if (!model.isSettled()) return;
+      subscription.dispose();
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

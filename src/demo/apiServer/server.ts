@@ -80,6 +80,15 @@ const RESOURCES = [
   { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list'], shortNames: ['ns'] },
 ];
 
+/** Watch events kept for replay (about 12 KB each with realistic nodes). */
+const DEFAULT_HISTORY_LIMIT = 2_000;
+
+/** The contract's options plus the stand-in's own tuning. */
+export interface StandInOptions extends ApiServerOptions {
+  /** Watch events kept for replay; older ones are compacted away (watches from before them get 410). */
+  historyLimit?: number;
+}
+
 const FORBIDDEN_USER = 'system:serviceaccount:default:pleg-doctor';
 
 function encodeContinue(rv: number, after: string): string {
@@ -117,11 +126,13 @@ class StandIn implements FakeApiServer, FakeApiServerExtras {
   private readonly pods: PodStub[] = [];
   private readonly watchers = new Set<Watcher>();
   private readonly bookmarkIntervalMs: number;
+  private readonly historyLimit: number;
   private eventSeq = 0;
   private proxy: NodeProxyHandler | undefined;
 
-  constructor(options: ApiServerOptions) {
+  constructor(options: StandInOptions) {
     this.auth = options.auth ?? { kind: 'open' };
+    this.historyLimit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 0;
     for (const node of options.nodes ?? []) this.store(node);
     // Initial objects are not history: a watch from rv 0 sees them as synthetic ADDED events.
@@ -258,6 +269,12 @@ class StandIn implements FakeApiServer, FakeApiServerExtras {
 
   private record(type: WatchEventType, json: string): void {
     this.history.push({ rv: this.rv, type, json });
+    // Compact like etcd does, so that a long-running demo does not grow without bound.
+    if (this.history.length > this.historyLimit) {
+      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
+      const last = dropped[dropped.length - 1];
+      if (last) this.compactedRv = last.rv;
+    }
     const line = `{"type":"${type}","object":${json}}\n`;
     for (const w of this.watchers) w.res.write(line);
   }
@@ -503,7 +520,7 @@ function podObject(pod: PodStub): { kind: string; apiVersion: string; metadata: 
   };
 }
 
-export async function startFakeApiServer(options: ApiServerOptions = {}): Promise<FakeApiServer & FakeApiServerExtras> {
+export async function startFakeApiServer(options: StandInOptions = {}): Promise<FakeApiServer & FakeApiServerExtras> {
   const server = new StandIn(options);
   await server.listen(options.port ?? 0);
   return server;

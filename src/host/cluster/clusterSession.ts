@@ -79,10 +79,14 @@ export class ClusterSession implements vscode.Disposable {
     this.reconcile(config.excludedContexts);
   }
 
-  /** Re-reads the kubeconfig and relists every context. */
-  refreshAll(excludedContexts: string[]): void {
+  /** Re-reads the kubeconfig and relists every context (or retries creating the gateway). */
+  async refreshAll(config: SessionConfig): Promise<void> {
+    if (this.gateway === undefined) {
+      await this.configure(config);
+      return;
+    }
     for (const { watch } of this.watches.values()) watch.refresh();
-    this.reconcile(excludedContexts);
+    this.reconcile(config.excludedContexts);
   }
 
   refreshContext(name: string): void {

@@ -18,7 +18,7 @@ export function registerSession(services: Services): vscode.Disposable[] {
     clearTimeout(debounce);
     debounce = setTimeout(() => {
       logger.info('a kubeconfig file changed on disk; re-reading contexts');
-      session.refreshAll(readSettings().excludedContexts);
+      session.refreshAll(readSettings()).catch((err: unknown) => logger.error(`re-reading the kubeconfig failed: ${errorText(err)}`));
     }, FILE_CHANGE_DEBOUNCE_MS);
   };
 

@@ -53,7 +53,10 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     this.onlyUnhealthy = options.onlyUnhealthy;
     this.eventsDeadlineMs = options.eventsDeadlineMs ?? EVENTS_DEADLINE_MS;
     this.coalescer = new ChangeCoalescer((batch) => this.emit(batch), { delayMs: 150, maxDelayMs: 750 });
-    this.subscription = session.model.onDidChange((change) => this.coalescer.push(change));
+    const modelChanges = session.model.onDidChange((change) => this.coalescer.push(change));
+    // The root shows a kubeconfig error row instead of contexts, so a state change redraws it.
+    const stateChanges = session.onDidChangeState(() => this.coalescer.push({ scope: 'root' }));
+    this.subscription = { dispose: () => (modelChanges.dispose(), stateChanges.dispose()) };
     this.pods = new PodCountCache((context, node, signal) => {
       const kube = session.kube;
       if (kube === undefined) return Promise.reject(new Error(t('not connected')));
@@ -71,8 +74,10 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     this.changeEmitter.fire(undefined);
   }
 
-  /** Refreshes rows whose age text ("for 3m") has moved on since they were drawn. */
+  /** Refreshes rows whose age text ("for 3m") has moved on since they were drawn, and time-based verdicts. */
   tickAges(now = new Date()): void {
+    // Verdict changes that come from time alone go through the model (and the coalescer) as usual.
+    this.session.model.reclassifyUnhealthy();
     const stale: NodeEntry[] = [];
     for (const group of this.session.model.groups()) {
       for (const entry of group.rows(true)) {
@@ -131,7 +136,16 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
   }
 
   getChildren(element?: TreeElement): vscode.ProviderResult<TreeElement[]> {
-    if (element === undefined) return [...this.session.model.groups()];
+    if (element === undefined) {
+      const state = this.session.state;
+      // A row, not TreeView.message: VS Code hides the welcome view (and its button) while a message is set.
+      if (state.kind === 'configError') {
+        return [
+          { ...notice(undefined, 'kubeconfig', t('Cannot read the kubeconfig'), 'error', state.message, state.message), contextValue: 'kubeconfigError' },
+        ];
+      }
+      return [...this.session.model.groups()];
+    }
     switch (element.kind) {
       case 'context':
         return this.contextChildren(element);
@@ -215,8 +229,8 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
   }
 }
 
-function notice(parent: TreeElement, slot: string, label: string, severity: NoticeElement['severity'], description?: string, tooltip?: string): NoticeElement {
-  const owner = parent.kind === 'context' ? ['context', parent.name] : parent.kind === 'events' ? ['events', parent.entry.context, parent.entry.name] : ['other'];
+function notice(parent: TreeElement | undefined, slot: string, label: string, severity: NoticeElement['severity'], description?: string, tooltip?: string): NoticeElement {
+  const owner = parent === undefined ? ['root'] : parent.kind === 'context' ? ['context', parent.name] : parent.kind === 'events' ? ['events', parent.entry.context, parent.entry.name] : ['other'];
   const element: { -readonly [K in keyof NoticeElement]: NoticeElement[K] } = { kind: 'notice', id: elementId('notice', slot, ...owner), parent, label, severity };
   if (description !== undefined) element.description = description;
   if (tooltip !== undefined) element.tooltip = tooltip;

@@ -35,9 +35,11 @@ export function registerNodeView(services: Services): vscode.Disposable[] {
   applyState(session.state);
   void vscode.commands.executeCommand('setContext', ContextKeys.onlyUnhealthy, nodeTree.filterUnhealthy);
 
-  // Age texts ("for 3m") move on with time; only visible, changed rows are refreshed.
+  // Age texts ("for 3m") move on with time; only visible, changed rows are refreshed. Time-based verdicts
+  // are re-evaluated even while the view is hidden, because the badge and status bar show them.
   const ticker = setInterval(() => {
     if (view.visible) nodeTree.tickAges();
+    else session.model.reclassifyUnhealthy();
   }, AGE_TICK_MS);
 
   return [
@@ -47,8 +49,8 @@ export function registerNodeView(services: Services): vscode.Disposable[] {
     nodeTree.onDidRefresh(update),
     vscode.commands.registerCommand(CommandIds.refresh, () => {
       logger.info('refresh requested');
-      session.refreshAll(readSettings().excludedContexts);
       nodeTree.refreshAll();
+      return session.refreshAll(readSettings());
     }),
     vscode.commands.registerCommand(CommandIds.showOnlyUnhealthy, () => setFilter(true)),
     vscode.commands.registerCommand(CommandIds.showAllNodes, () => setFilter(false)),
@@ -74,12 +76,11 @@ export function registerNodeView(services: Services): vscode.Disposable[] {
 
 function viewMessage(state: SessionState, onlyUnhealthy: boolean, total: number, unhealthy: number): string | undefined {
   switch (state.kind) {
-    case 'configError':
-      return t('The kubeconfig cannot be used: {0}', state.message);
     case 'allExcluded':
       return t('All {0} contexts are excluded by the setting plegDoctor.contexts.exclude.', state.count);
     case 'loading':
-    case 'noKubeconfig':
+    case 'configError': // shown as a row with actions; a message would hide it
+    case 'noKubeconfig': // a message would hide the welcome view
       return undefined;
     case 'ready':
       if (!onlyUnhealthy) return undefined;

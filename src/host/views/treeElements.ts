@@ -36,6 +36,8 @@ export interface NoticeElement {
   readonly description?: string;
   readonly tooltip?: string;
   readonly severity: 'info' | 'error' | 'ok';
+  /** Overrides the default `notice;<severity>` for rows that carry menu actions. */
+  readonly contextValue?: string;
 }
 
 export type TreeElement = ContextNodes | NodeEntry | ClusterErrorElement | ConditionElement | EventsElement | EventElement | NoticeElement;

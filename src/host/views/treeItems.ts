@@ -175,7 +175,7 @@ export function noticeTreeItem(element: NoticeElement): vscode.TreeItem {
   item.iconPath = themeIcon(
     element.severity === 'error' ? { id: 'error', color: 'errorForeground' } : element.severity === 'ok' ? { id: 'pass', color: 'charts.green' } : { id: 'info' },
   );
-  item.contextValue = `notice;${element.severity}`;
+  item.contextValue = element.contextValue ?? `notice;${element.severity}`;
   item.accessibilityInformation = { label: element.description === undefined ? element.label : `${element.label}, ${element.description}`, role: 'treeitem' };
   return item;
 }

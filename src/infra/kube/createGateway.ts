@@ -91,13 +91,8 @@ class Gateway implements KubeGateway {
 
   watchNodes(context: string): NodeWatch {
     const ctx = this.resolve(context);
-    const watch = new ReflectorNodeWatch(context, () => this.client(this.resolve(context)), ctx.info.server, this.watchOptions);
+    const watch: NodeWatch = new ReflectorNodeWatch(context, () => this.client(this.resolve(context)), ctx.info.server, this.watchOptions, () => this.watches.delete(watch));
     this.watches.add(watch);
-    const dispose = watch.dispose.bind(watch);
-    watch.dispose = () => {
-      this.watches.delete(watch);
-      dispose();
-    };
     return watch;
   }
 

@@ -90,6 +90,7 @@ export class ReflectorNodeWatch implements NodeWatch {
     private readonly client: () => Promise<KubeClient>,
     private readonly server: string,
     private readonly options: NodeWatchOptions,
+    private readonly onDispose?: () => void,
   ) {
     this.start();
   }
@@ -135,6 +136,7 @@ export class ReflectorNodeWatch implements NodeWatch {
     this.setState({ kind: 'stopped' });
     this.changes.dispose();
     this.states.dispose();
+    this.onDispose?.();
   }
 
   private setState(state: WatchState): void {

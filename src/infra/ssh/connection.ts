@@ -91,6 +91,7 @@ export class SshConnection implements RemoteHost {
     // signalling requires privilege separation"), so we also kill that PID's process group from a second
     // channel. Both are best effort; the caller gets its answer at the deadline either way.
     const command = `printf '${pidMarker}%s\\n' "$$" >&2; exec ${buildShellCommand(argv)}`;
+    if (!(options.timeoutMs > 0)) throw new RangeError(`exec ${JSON.stringify(argv[0])}: timeoutMs must be a positive number, got ${String(options.timeoutMs)}`);
     const started = performance.now();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), options.timeoutMs);

@@ -1,6 +1,8 @@
 // argv → one POSIX shell command line. sshd hands the command string to the login user's shell, so
 // every argument is single-quoted: inside single quotes a POSIX shell expands nothing, and the only
 // character needing care is the quote itself, written as '\'' (close, escaped quote, reopen).
+// This assumes a POSIX login shell on the node (sh, bash, dash, zsh, ksh); csh/tcsh and fish treat some
+// quoted characters differently and are not supported as login shells for node access.
 
 export class UnsafeArgumentError extends Error {
   constructor(message: string) {

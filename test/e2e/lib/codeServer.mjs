@@ -82,7 +82,7 @@ export async function installVsix(dirs, vsix) {
  * Starts code-server on 127.0.0.1 and resolves once it prints "HTTP server listening" (fails after
  * `timeoutMs`, or as soon as it exits). `env` reaches the extension host (KUBECONFIG, for one).
  */
-export async function startCodeServer(dirs, { logFile, env = {}, port, timeoutMs = 60_000 } = {}) {
+export async function startCodeServer(dirs, { logFile, env = {}, port, timeoutMs = 90_000 } = {}) {
   const p = port ?? (await freePort());
   const args = [
     '--bind-addr', `127.0.0.1:${p}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',

@@ -14,16 +14,22 @@ export async function launchBrowser(profileDir) {
     executablePath: CHROMIUM,
     viewport: { width: 1400, height: 1000 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // Containers often give /dev/shm 64 MB, which crashes Chromium's renderer.
+      '--disable-dev-shm-usage'],
     timeout: 60_000,
+    // Our own handlers stop code-server and remove the run dir first; Playwright's would exit before that.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page };
 }
 
 export async function openWorkbench(page, url) {
-  await page.goto(url, { timeout: 60_000, waitUntil: 'domcontentloaded' });
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.goto(url, { timeout: 90_000, waitUntil: 'domcontentloaded' });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   await page.locator('.part.activitybar').waitFor({ timeout: 60_000 });
 }
 

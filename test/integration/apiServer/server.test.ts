@@ -146,6 +146,16 @@ describe('API stand-in', () => {
     });
   });
 
+  it('compacts history beyond historyLimit on its own', async () => {
+    const s = await start({ nodes: makeFleet(1, { imageCount: 1 }), historyLimit: 3 });
+    const old = s.resourceVersion;
+    for (let i = 0; i < 5; i++) s.upsertNode(makeNode({ name: `n${i}`, imageCount: 1 }));
+    const expiredEvents = await readWatch(`${s.url}/api/v1/nodes?watch=true&resourceVersion=${old}`, 10);
+    expect(expiredEvents.map((e) => e.type)).toEqual(['ERROR']);
+    const recent = await readWatch(`${s.url}/api/v1/nodes?watch=true&resourceVersion=${s.resourceVersion - 3}`, 3);
+    expect(recent.map((e) => (e.object['metadata'] as { name: string }).name)).toEqual(['n2', 'n3', 'n4']);
+  });
+
   it('ends a watch after timeoutSeconds', async () => {
     const s = await start({ nodes: makeFleet(1, { imageCount: 1 }) });
     const started = Date.now();

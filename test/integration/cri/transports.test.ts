@@ -89,6 +89,18 @@ describe('CRI transports on the real node stack', () => {
     }
   });
 
+  it('a relay that cannot open the socket fails with the explanation of the relay itself', async () => {
+    const asUser = new LocalHost({ runAs: testUser(env.sshUser) });
+    const relay = execRelayClient(asUser, env.criSocket, false);
+    try {
+      const error = await relay.version().catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 14, codeName: 'UNAVAILABLE' });
+      expect((error as Error).message).toMatch(/connection failed: socat exited 1: .*containerd\.sock.*Permission denied/);
+    } finally {
+      relay.close();
+    }
+  });
+
   it('endpoint detection takes the configz endpoint, and lists what it tried when nothing is found', async () => {
     const detected = await detectRuntimeEndpoint(root, { configzEndpoint: `unix://${env.criSocket}` });
     expect(detected).toMatchObject({ source: 'configz', socketPath: env.criSocket });

@@ -147,6 +147,25 @@ describe('KubeGateway against the API stand-in', () => {
     await waitFor('synced again', () => watch.state.kind === 'synced');
   });
 
+  it('tracks the resourceVersion from bookmarks, so a resume after compaction needs no relist', async () => {
+    const s = await server({ nodes: small(3), bookmarkIntervalMs: 50 });
+    const dir = files();
+    const g = gateway([dir.write('c.yaml', [{ name: 'c', server: s.url }])]);
+    const watch = g.watchNodes('c');
+    const seen = record(watch);
+    await waitFor('watch open', () => s.watchCount === 1 && watch.state.kind === 'synced');
+    // Other resources move the cluster's resourceVersion on; only bookmarks tell the node watch about it.
+    for (let i = 0; i < 5; i++) s.addEvent({ involvedObject: { kind: 'Pod', name: `p${i}` }, reason: 'Scheduled' });
+    const rvAfterEvents = s.resourceVersion;
+    await new Promise((r) => setTimeout(r, 300)); // several bookmarks
+    s.compactHistory();
+    s.dropWatches();
+    await waitFor('resumed', () => s.requestLog.filter((r) => r.includes('watch=true')).length >= 2 && s.watchCount === 1);
+    expect(s.requestLog.filter((r) => r.includes('watch=true'))[1]).toContain(`resourceVersion=${rvAfterEvents}&`);
+    expect(s.requestLog.filter((r) => r.startsWith('GET /api/v1/nodes?limit='))).toHaveLength(1);
+    expect(seen.changes.filter((c) => c.type === 'resynced')).toHaveLength(1);
+  });
+
   it('recovers when a watch is cut in the middle of a JSON line', async () => {
     const s = await server({ nodes: small(4) });
     const dir = files();

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ChannelOpenError, SshAbortedError, SshAuthError, SshUnreachableError } from '../../../src/infra/ssh/errors';
 import type { SshConnection } from '../../../src/infra/ssh/connection';
 import { SshPool } from '../../../src/infra/ssh/pool';
-import { connect, neverAsked, remoteProcesses, scratchDir, stack } from './kit';
+import { connect, neverAsked, remoteProcesses, removeScratch, scratchDir, stack } from './kit';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -19,6 +19,7 @@ function track(connection: SshConnection): SshConnection {
 }
 afterAll(() => {
   for (const connection of open) connection.close();
+  removeScratch();
 });
 
 describe('exec over one reused connection', () => {

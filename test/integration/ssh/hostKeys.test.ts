@@ -6,12 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SshConnection } from '../../../src/infra/ssh/connection';
 import { HostKeyChangedError, HostKeyUnknownError } from '../../../src/infra/ssh/errors';
 import type { UnknownHostQuestion } from '../../../src/infra/ssh/hostVerifier';
-import { connect, neverAsked, scratchDir, stack } from './kit';
+import { connect, neverAsked, removeScratch, scratchDir, stack } from './kit';
 
 const env = stack();
 const open: SshConnection[] = [];
 afterAll(() => {
   for (const connection of open) connection.close();
+  removeScratch();
 });
 function track(connection: SshConnection): SshConnection {
   open.push(connection);

@@ -1,6 +1,6 @@
 // Shared helpers of the SSH integration tests: connections to the real sshd of the node stack.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readNodeStackEnv, type NodeStackEnv } from '../../support/nodeStackEnv';
@@ -11,8 +11,17 @@ export function stack(): NodeStackEnv {
   return readNodeStackEnv();
 }
 
+const scratch: string[] = [];
+
 export function scratchDir(): string {
-  return mkdtempSync(join(tmpdir(), 'pleg-ssh-it-'));
+  const dir = mkdtempSync(join(tmpdir(), 'pleg-ssh-it-'));
+  scratch.push(dir);
+  return dir;
+}
+
+/** Removes every scratch directory this test file made (call from afterAll). */
+export function removeScratch(): void {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export const neverAsked: ConfirmUnknownHost = (question) => Promise.reject(new Error(`unexpected host key question for ${question.host}:${question.port}`));

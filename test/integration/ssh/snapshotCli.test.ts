@@ -2,12 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { snapshotCommand } from '../../../src/cli/commands/snapshot';
 import { CliUsageError, type CliIo } from '../../../src/cli/io';
-import { scratchDir, stack } from './kit';
+import { removeScratch, scratchDir, stack } from './kit';
 
 const env = stack();
+afterAll(removeScratch);
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];

@@ -113,6 +113,23 @@ describe('NodeTreeProvider', () => {
     expect((fired[0] as NodeEntry[]).map((e) => e.name)).toEqual(['n42']);
   });
 
+  it('redraws only rows whose age text moved on', async () => {
+    const { gateway, provider, fired } = await setup();
+    gateway.watches.get('prod')!.list([makeNode('a', { status: 'False', since: minutesAgo(3.5) }), makeNode('b', { status: 'True' })]);
+    const [prod] = await children(provider);
+    const rows = await children(provider, prod);
+    rows.forEach((r) => provider.getTreeItem(r));
+    await vi.advanceTimersByTimeAsync(1000);
+    fired.length = 0;
+    vi.setSystemTime(Date.now() + 20_000); // still "for 3m"
+    provider.tickAges(new Date());
+    expect(fired).toEqual([]);
+    vi.setSystemTime(Date.now() + 30_000); // now "for 4m"
+    provider.tickAges(new Date());
+    expect(fired).toEqual([[rows[0]]]);
+    expect(description(provider, rows[0]!)).toBe('PLEG · NotReady for 4m');
+  });
+
   it('filters healthy nodes and says so when none is left', async () => {
     const { gateway, provider } = await setup(true);
     gateway.watches.get('prod')!.list([makeNode('a', { status: 'True' }), makeNode('b', { status: 'Unknown', since: minutesAgo(1) })]);
@@ -205,16 +222,22 @@ describe('NodeTreeProvider', () => {
     expect(session.state).toEqual({ kind: 'configError', message: 'kubeconfig /tmp/x: invalid YAML: bad indentation' });
     expect(states).toEqual(['loading', 'configError']);
     expect(session.model.groups()).toEqual([]);
+
+    const provider = new NodeTreeProvider(session, silentLogger, { onlyUnhealthy: false });
+    const [row] = await children(provider);
+    const item = provider.getTreeItem(row!);
+    expect([item.label, item.description, item.contextValue]).toEqual(['Cannot read the kubeconfig', 'kubeconfig /tmp/x: invalid YAML: bad indentation', 'kubeconfigError']);
+    expect((item.iconPath as vscode.ThemeIcon).id).toBe('error');
   });
 
   it('excludes contexts by glob and disposes watches of contexts that went away', async () => {
     const { gateway, session, provider } = await setup();
     const staging = gateway.watches.get('staging')!;
-    session.refreshAll(['stag*']);
+    await session.refreshAll({ kubeconfigPaths: [], excludedContexts: ['stag*'] });
     expect((await children(provider)).map((c) => (c as ContextNodes).name)).toEqual(['prod']);
     expect(staging.disposed).toBe(true);
     expect(gateway.watches.get('prod')!.refreshes).toBe(1);
-    session.refreshAll(['*']);
+    await session.refreshAll({ kubeconfigPaths: [], excludedContexts: ['*'] });
     expect(session.state).toEqual({ kind: 'allExcluded', count: 2 });
     session.dispose();
     expect(gateway.disposed).toBe(true);

@@ -140,3 +140,21 @@ describe('JSON log lines (--logging-format=json)', () => {
     expect(findingForLine(raw, 0)?.message).toBe('Relist could not list pods from the runtime: rpc error: code = Unavailable desc = "connection refused"');
   });
 });
+
+describe('"Node became not ready" (L6) condition forms', () => {
+  it('Go struct form (≤1.20): Message is the last field, the closing brace is not an error', () => {
+    const f = findingForLine(
+      'I0301 15:52:28.477667    3031 kubelet_node_status.go:1] Node became not ready: {Type:Ready Status:False LastHeartbeatTime:2019-03-01 15:52:28.4776 +0000 UTC m=+1.1 LastTransitionTime:2019-03-01 15:52:28.4776 +0000 UTC m=+1.1 Reason:KubeletNotReady Message:PLEG is not healthy: pleg was last seen active 3m4.6s ago; threshold is 3m0s}',
+      0,
+    );
+    expect(f?.message).toBe('Node became not ready: PLEG not healthy (last relist 3m4.6s ago, threshold 3m0s)');
+    expect(f?.explanation).toContain('4.6 s over');
+  });
+  it('JSON condition form (1.21+)', () => {
+    const f = findingForLine(
+      'I1122 02:41:07.000000    3031 setters.go:1] "Node became not ready" node="n1" condition={"type":"Ready","status":"False","reason":"KubeletNotReady","message":"[container runtime is down, PLEG is not healthy: pleg has yet to be successful]"}',
+      0,
+    );
+    expect(f?.message).toBe('Node became not ready: container runtime is down; PLEG has not relisted successfully yet');
+  });
+});

@@ -81,6 +81,8 @@ describe('trace validation', () => {
     [{ steps: [{ op: 'consume', at: 1, consume: 'some' }] }, /trace\.steps\[0\]\.consume: expected "all", "none" or a count/u],
     [{ trace: { steps: [{ op: 'criEvent', at: 1, event: { type: 'X', containerId: 'c', createdAt: 1, pod: null } }] }, result: {} }, /trace\.steps\[0\]\.event\.type/u],
     [[1, 2], /input: expected an object, got an array/u],
+    [{ steps: [{ op: 'updateRelistDuration', at: 1, relistPeriodMs: 0, relistThresholdMs: 5 }] }, /trace\.steps\[0\]\.relistPeriodMs: expected a positive number/u],
+    [{ config: { useCache: false }, steps: [{ op: 'eventedHealthy', at: 1 }] }, /trace\.steps\[0\]\.op: EventedPLEG steps need config\.useCache true/u],
   ])('%j', (input, message) => {
     expect(() => replayTrace(input, '1.32')).toThrow(TraceError);
     expect(() => replayTrace(input, '1.32')).toThrow(message);

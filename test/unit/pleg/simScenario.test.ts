@@ -168,6 +168,24 @@ describe('simulate', () => {
     expect(fixed.health[fixed.health.length - 1]?.healthy).toBe(true);
   });
 
+  it('runtimeRequestTimeout sets how long a frozen runtime keeps the sync loop silent', () => {
+    const firstDownSkip = (timeout: string): number => {
+      const t = simulate(parseScenario({ duration: '6m', runtimeHangs: [{ startMs: '60s', durationMs: '4m' }], kubelet: { runtimeRequestTimeout: timeout } }));
+      const w = t.skipWindows.find((x) => x.startMs > 60_000);
+      if (!w) throw new Error('no skip window after the freeze');
+      expect(w.firstError).toBe('container runtime is down');
+      return w.startMs - 60_000;
+    };
+    // Housekeeping blocks the loop for the whole timeout; the runtime is "down" 30 s after the last Status.
+    expect(firstDownSkip('2m0s')).toBeGreaterThanOrEqual(120_000);
+    expect(firstDownSkip('2m0s')).toBeLessThan(125_000);
+    expect(firstDownSkip('50s')).toBeGreaterThanOrEqual(50_000);
+    expect(firstDownSkip('50s')).toBeLessThan(55_000);
+    // A short timeout frees the loop early, but it only skips once the status is 30 s stale.
+    expect(firstDownSkip('5s')).toBeGreaterThanOrEqual(25_000);
+    expect(firstDownSkip('5s')).toBeLessThan(36_000);
+  });
+
   it('honours an aborted signal', () => {
     const ac = new AbortController();
     ac.abort();

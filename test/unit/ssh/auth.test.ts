@@ -1,19 +1,29 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { utils } from 'ssh2';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/util/logger';
 import { prepareAuth } from '../../../src/infra/ssh/auth';
 import { SshPassphraseError } from '../../../src/infra/ssh/errors';
 import { MemorySecretStore, passphraseSecretKey } from '../../../src/infra/ssh/secrets';
+
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pleg-auth-'));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 // One bcrypt round keeps the pure-JS KDF fast; the format is the same as ssh-keygen's.
 const plainKey = utils.generateKeyPairSync('ed25519').private;
 const encryptedKey = utils.generateKeyPairSync('ed25519', { passphrase: 'correct horse', cipher: 'aes256-ctr', rounds: 1 }).private;
 
 function keyFiles(): { plain: string; encrypted: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'pleg-auth-'));
+  const dir = tempDir();
   const plain = join(dir, 'id_plain');
   const encrypted = join(dir, 'id_encrypted');
   writeFileSync(plain, plainKey);

@@ -1,11 +1,21 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/util/logger';
 import { HostKeyChangedError, HostKeyUnknownError, SshConfigError } from '../../../src/infra/ssh/errors';
 import { createHostCheck, type ConfirmUnknownHost } from '../../../src/infra/ssh/hostVerifier';
+
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pleg-hv-'));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 function sshString(value: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -18,7 +28,7 @@ function blob(): Buffer {
 }
 
 function check(confirm: ConfirmUnknownHost, knownText = '') {
-  const dir = mkdtempSync(join(tmpdir(), 'pleg-hv-'));
+  const dir = tempDir();
   const known = join(dir, 'known');
   writeFileSync(known, knownText);
   const own = join(dir, 'own');

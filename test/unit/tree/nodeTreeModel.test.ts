@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyNode } from '../../../src/core/classify/classifyNode';
 import type { ModelChange } from '../../../src/core/tree/nodeTreeModel';
-import { NodeTreeModel } from '../../../src/core/tree/nodeTreeModel';
+import { NodeTreeModel, waitUntilSettled } from '../../../src/core/tree/nodeTreeModel';
 import { FakeNodeSource } from './fakeNodeSource';
 import { makeNode, minutesAgo, NOW } from './nodeFixtures';
 
@@ -82,6 +82,39 @@ describe('NodeTreeModel', () => {
     expect(changes).toEqual([]);
     expect(model.groups().map((g) => g.name)).toEqual(['staging']);
     expect(model.group('staging')!.isCurrent).toBe(true);
+  });
+
+  it('reclassifies unhealthy nodes on request, so time-based verdicts move on without an update', () => {
+    let now = NOW;
+    const model = new NodeTreeModel({ classify: classifyNode, now: () => now });
+    model.setContexts([{ name: 'c', isCurrent: true }]);
+    const source = new FakeNodeSource('c');
+    model.attach(source);
+    source.list([makeNode('young', { status: 'False', since: minutesAgo(1), message: 'PLEG is not healthy: pleg has yet to be successful' }), makeNode('ok', { status: 'True' })]);
+    const group = model.group('c')!;
+    expect(group.get('young')!.classification.verdict).toBe('startup');
+    const changes: ModelChange[] = [];
+    model.onDidChange((c) => changes.push(c));
+    model.reclassifyUnhealthy();
+    expect(changes).toEqual([]);
+    now = new Date(NOW.getTime() + 5 * 60_000);
+    model.reclassifyUnhealthy();
+    expect(group.get('young')!.classification.verdict).toBe('pleg');
+    expect(changes).toEqual([{ scope: 'context', context: group }]);
+  });
+
+  it('waitUntilSettled resolves when the last context lists, and rejects on abort', async () => {
+    const { model, sources } = setup();
+    const settled = waitUntilSettled(model);
+    sources[0]!.list([ready('a')]);
+    sources[1]!.list([pleg('b')]);
+    await expect(settled).resolves.toBeUndefined();
+
+    const other = setup();
+    const controller = new AbortController();
+    const pending = waitUntilSettled(other.model, controller.signal);
+    controller.abort(new Error('deadline'));
+    await expect(pending).rejects.toThrow('deadline');
   });
 
   it('refuses to attach a source for an unknown context', () => {

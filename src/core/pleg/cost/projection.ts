@@ -58,7 +58,7 @@ export function projectRelist(input: ProjectionInput): Projection {
   const relistMs = cost.totalMs;
   const getPods = cost.getPodsMs;
   const cycleMs = relistMs + period;
-  const relistBudgetMs = threshold - period - getPods;
+  const relistBudgetMs = Math.max(0, threshold - period - getPods);
   // Stamp ages are measured from the first affected relist's start (t = 0); the last good stamp before it
   // is (period + previous) earlier, and this relist's own stamp shows up at G.
   const firstLag = period + previous;

@@ -7,6 +7,9 @@ import type { GetPodStatusResult, GetPodsResult, PlegRuntime, RuntimeContainer, 
 import type { SeededRandom } from './prng';
 import type { LatencyDist, LatencyModel, Scenario, SlowWindow } from './scenario';
 
+// sigma of each log-normal, computed once per distribution object (latencies are sampled ~300k times a day).
+const sigmas = new WeakMap<LatencyDist, number>();
+
 export function sampleLatency(d: LatencyDist, rng: SeededRandom): number {
   switch (d.kind) {
     case 'constant':
@@ -16,8 +19,12 @@ export function sampleLatency(d: LatencyDist, rng: SeededRandom): number {
     case 'exponential':
       return rng.exponential(d.meanMs);
     case 'lognormal': {
-      // 2.3263 is the standard normal's 99th percentile.
-      const sigma = Math.log(d.p99Ms / d.medianMs) / 2.3263;
+      let sigma = sigmas.get(d);
+      if (sigma === undefined) {
+        // 2.3263 is the standard normal's 99th percentile.
+        sigma = Math.log(d.p99Ms / d.medianMs) / 2.3263;
+        sigmas.set(d, sigma);
+      }
       return d.medianMs * Math.exp(sigma * rng.normal());
     }
   }
@@ -32,6 +39,13 @@ export interface CallLog {
   calls: number;
   timeouts: number;
 }
+
+export interface CallResult {
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+const CALL_OK: CallResult = Object.freeze({ ok: true });
 
 export class SimRuntime implements PlegRuntime {
   private readonly pods = new Map<string, RuntimePod>();
@@ -59,7 +73,7 @@ export class SimRuntime implements PlegRuntime {
   }
 
   /** One CRI call at the current clock; advances the clock to its end. */
-  call(d: LatencyDist): { ok: boolean; error?: string } {
+  call(d: LatencyDist): CallResult {
     const start = this.clock.now;
     const out = criCallOutcome(start, sampleLatency(d, this.rng) * this.slowFactor(start), this.hangs, this.timeoutMs);
     this.clock.now = out.endMs;
@@ -68,7 +82,7 @@ export class SimRuntime implements PlegRuntime {
       this.stats.timeouts++;
       return { ok: false, error: out.error as string };
     }
-    return { ok: true };
+    return CALL_OK;
   }
 
   private slowFactor(at: number): number {
@@ -92,7 +106,7 @@ export class SimRuntime implements PlegRuntime {
 
   /** ListPodSandbox(uid) → PodSandboxStatus × sandboxes → ListContainers(uid) → ContainerStatus × containers. */
   getPodStatus(pod: RuntimePod): GetPodStatusResult {
-    const fail = (r: { ok: boolean; error?: string }): GetPodStatusResult => ({ ok: false, error: r.error as string });
+    const fail = (r: CallResult): GetPodStatusResult => ({ ok: false, error: r.error as string });
     const first = this.call(this.latency.listPodSandbox);
     if (!first.ok) return fail(first);
     const now = this.pods.get(pod.uid);

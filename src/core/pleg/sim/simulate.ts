@@ -152,8 +152,11 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     });
   };
 
+  const NO_ERRORS: string[] = [];
   const runtimeErrorsAt = (x: number): string[] => {
     const pe = plegErrorAt(x);
+    // The common case on every sync pass: a fresh runtime status and a healthy PLEG.
+    if (pe === undefined && lastRuntimeSync !== null && lastRuntimeSync + k.runtimeSyncThresholdMs > x) return NO_ERRORS;
     return runtimeErrorMessages({
       nowMs: x,
       lastRuntimeSyncMs: lastRuntimeSync,

@@ -50,6 +50,7 @@ export class H2Channel {
   private session: http2.ClientHttp2Session | undefined;
   private connecting: Promise<http2.ClientHttp2Session> | undefined;
   private closed = false;
+  private readonly transportErrors = new WeakMap<http2.ClientHttp2Session, Error>();
 
   constructor(
     private readonly openStream: StreamOpener,
@@ -126,6 +127,9 @@ export class H2Channel {
           throw new Error(`channel to ${this.target} was closed while connecting`);
         }
         const session = http2.connect('http://localhost', { createConnection: () => duplex });
+        // The transport's own error (e.g. "socat exited 1: … Permission denied") explains a broken
+        // connection far better than the HTTP/2 layer's consequential stream errors.
+        duplex.once('error', (error: Error) => this.transportErrors.set(session, error));
         session.on('error', (error) => this.logger.debug(`CRI h2 session to ${this.target}: ${error.message}`));
         session.on('goaway', (code) => this.logger.debug(`CRI h2 session to ${this.target}: GOAWAY ${code}`));
         const forget = (): void => {
@@ -252,7 +256,9 @@ export class H2Channel {
       stream.on('close', () => {
         const ms = elapsed();
         if (streamError && grpcStatus === undefined) {
-          settle(new CriError(GrpcCode.UNAVAILABLE, `stream failed: ${streamError.message}`, method, ms, { cause: streamError }));
+          const transportError = this.transportErrors.get(session);
+          const cause = transportError ?? streamError;
+          settle(new CriError(GrpcCode.UNAVAILABLE, transportError ? `connection failed: ${transportError.message}` : `stream failed: ${streamError.message}`, method, ms, { cause }));
           return;
         }
         if (grpcStatus === undefined) {

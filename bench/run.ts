@@ -1,0 +1,31 @@
+// `npm run bench`: every benchmark in one run, printed side by side. Not a test: the numbers are read by
+// people (and copied into the README), goals are printed next to them, and nothing fails on a slow machine.
+// The node-access benchmark needs root and the real node stack (bash test/support/node-stack.sh up).
+
+import { benchKube } from './kube';
+import { benchNodeAccess } from './nodeAccess';
+import { benchPleg } from './pleg';
+
+const suites: Array<[string, () => Promise<string[]>]> = [
+  ['PLEG model and simulator', benchPleg],
+  ['Kubernetes access and node tree (5,000 nodes)', benchKube],
+  ['Node access: CRI snapshot over SSH', benchNodeAccess],
+];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  let failed = 0;
+  for (const [name, run] of suites) {
+    if (only.length > 0 && !only.some((o) => name.toLowerCase().includes(o.toLowerCase()))) continue;
+    console.log(`\n## ${name}`);
+    try {
+      for (const line of await run()) console.log(`  ${line}`);
+    } catch (error) {
+      failed++;
+      console.log(`  could not run: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (failed > 0) process.exitCode = 1;
+}
+
+void main();
