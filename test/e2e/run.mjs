@@ -4,7 +4,8 @@
 // Checks: (1) the tree shows every node of both stand-in contexts; (2) the PLEG node's description gives
 // the PLEG verdict and its tooltip the kubelet's message; (3) a node flipped to PLEG-NotReady through the
 // stand-in updates in the tree within 2 s, without a refresh; (4) a context whose server refuses
-// connections shows an error item. Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
+// connections shows an error item; (5) the what-if timeline webview runs a simulation and draws it.
+// Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
 //
 // Env: PLEG_E2E_KEEP=1 keeps the run dir; PLEG_E2E_REBUILD=1 repackages the .vsix; PLEG_E2E_VSIX=<file>
 // tests that package; PLEG_E2E_UPDATE_SCREENSHOTS=1 copies the README shots to media/screenshots on success;
@@ -289,6 +290,27 @@ async function main() {
         const wrong = want.filter(([n, re]) => !re.test(rows.find((r) => r.label === n)?.description ?? '')).map(([n, re]) => `${n} "${rows.find((r) => r.label === n)?.description ?? '(absent)'}" !~ ${re}`);
         assert(wrong.length === 0, wrong.join('; '));
         return want.map(([n]) => `${n}: ${rows.find((r) => r.label === n).description}`).join('; ');
+      });
+
+      await check('(5) the what-if timeline panel runs a simulation and draws it', async () => {
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget input[type="text"]');
+        await input.waitFor({ timeout: 15_000 });
+        await input.fill('>PLEG Doctor: Open What-If Timeline');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open What-If Timeline' }).first().waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+        await frame.locator('#run').waitFor({ timeout: 30_000 });
+        await frame.locator('#run').click();
+        // Defaults: 110 pods, runtime frozen at 60 s for 300 s: PLEG must go unhealthy about 3 minutes in.
+        const notes = frame.locator('#notes li');
+        await notes.first().waitFor({ timeout: 30_000 });
+        await frame.locator('#chart canvas').first().waitFor({ timeout: 10_000 });
+        const text = (await notes.allTextContents()).join(' / ');
+        assert(/first unhealthy at/.test(text), `the notes do not report PLEG going unhealthy: ${text}`);
+        assert(/Ready=False/.test(text), `the notes do not report the node going NotReady: ${text}`);
+        await shot('5-what-if-timeline');
+        return text.slice(0, 200);
       });
     }
   } catch (err) {

@@ -1,12 +1,11 @@
 // `pleg-doctor classify FILE|-`: one JSON line per Node of a Node, NodeList or `kubectl get nodes -o json`.
 
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import { classifyNode } from '../../core/classify/classifyNode';
 import { extractNodes, NodeInputError, parseJsonText } from '../../core/classify/nodeInput';
 import type { NodeClassification } from '../../core/classify/types';
 import { CliUsageError } from '../io';
-import type { CliCommand, CliIo } from '../io';
+import type { CliCommand } from '../io';
+import { readInput } from '../readInput';
 
 export const CLASSIFY_USAGE = `Usage: pleg-doctor classify [--fail-on-not-ready] FILE|-
 
@@ -70,19 +69,6 @@ function parseArgs(argv: readonly string[]): ClassifyArgs {
   return { source: positional[0], failOnNotReady, help };
 }
 
-async function readSource(source: string, io: CliIo): Promise<{ text: string; label: string }> {
-  if (source === '-') return { text: await io.readStdin(), label: 'standard input' };
-  const path = isAbsolute(source) ? source : resolve(io.cwd, source);
-  try {
-    return { text: await readFile(path, { encoding: 'utf8', signal: io.signal }), label: source };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new NodeInputError(`${source}: no such file`);
-    if (code === 'EISDIR') throw new NodeInputError(`${source}: is a directory, expected a JSON file`);
-    if (code === 'EACCES') throw new NodeInputError(`${source}: permission denied`);
-    throw e;
-  }
-}
 
 export const classifyCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(argv);
@@ -90,7 +76,7 @@ export const classifyCommand: CliCommand = async (argv, io) => {
     io.stdout.write(CLASSIFY_USAGE);
     return 0;
   }
-  const { text, label } = await readSource(args.source, io);
+  const { text, label } = await readInput(args.source, io, (reason) => new NodeInputError(reason));
   const nodes = extractNodes(parseJsonText(text, label), label);
   const now = new Date();
   let notReady = 0;

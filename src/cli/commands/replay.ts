@@ -1,13 +1,12 @@
 // `pleg-doctor replay --kubelet 1.26|1.32 FILE...`: replays oracle traces through the PLEG model and prints
 // the results in the oracle schema (test/fixtures/pleg-oracle/README.md).
 
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import type { ReplayKubelet } from '../../core/pleg/replay';
 import { replayTrace } from '../../core/pleg/replay';
 import { TraceError } from '../../core/pleg/traceSchema';
 import { CliUsageError } from '../io';
-import type { CliCommand, CliIo } from '../io';
+import type { CliCommand } from '../io';
+import { readInput } from '../readInput';
 
 export const REPLAY_USAGE = `Usage: pleg-doctor replay --kubelet VERSION FILE...
 
@@ -53,19 +52,6 @@ function parseArgs(argv: readonly string[]): ReplayArgs {
   return args;
 }
 
-async function readTraceText(file: string, io: CliIo): Promise<string> {
-  if (file === '-') return io.readStdin();
-  const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  try {
-    return await readFile(path, { encoding: 'utf8', signal: io.signal });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CliUsageError(`replay: ${file}: no such file`);
-    if (code === 'EISDIR') throw new CliUsageError(`replay: ${file}: is a directory, expected a JSON trace`);
-    if (code === 'EACCES') throw new CliUsageError(`replay: ${file}: permission denied`);
-    throw e;
-  }
-}
 
 function replayFile(text: string, file: string, kubelet: ReplayKubelet): unknown {
   let input: unknown;
@@ -94,7 +80,7 @@ export const replayCommand: CliCommand = async (argv, io) => {
   const single = args.files.length === 1;
   for (const file of args.files) {
     if (io.signal.aborted) return 130;
-    const result = replayFile(await readTraceText(file, io), file, args.kubelet);
+    const result = replayFile((await readInput(file, io, (reason) => new CliUsageError(`replay: ${reason}`))).text, file, args.kubelet);
     io.stdout.write(`${JSON.stringify(single ? result : { file, result })}\n`);
   }
   return 0;

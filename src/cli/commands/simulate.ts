@@ -1,12 +1,11 @@
 // `pleg-doctor simulate SCENARIO.json|-`: runs a PLEG scenario on a virtual clock and prints the timeline
 // as JSON (relists, PLEG health, runtime status, Ready posts, syncLoop skips, generated kubelet log lines).
 
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import { parseScenario, ScenarioError } from '../../core/pleg/sim/scenario';
 import { simulate, SimulationCancelledError } from '../../core/pleg/sim/simulate';
 import { CliUsageError } from '../io';
-import type { CliCommand, CliIo } from '../io';
+import type { CliCommand } from '../io';
+import { readInput } from '../readInput';
 
 export const SIMULATE_USAGE = `Usage: pleg-doctor simulate [--summary] [--log] SCENARIO.json|-
 
@@ -48,19 +47,6 @@ function parseArgs(argv: readonly string[]): SimulateArgs {
   return { source: positional[0], mode, help };
 }
 
-async function readSource(source: string, io: CliIo): Promise<{ text: string; label: string }> {
-  if (source === '-') return { text: await io.readStdin(), label: 'standard input' };
-  const path = isAbsolute(source) ? source : resolve(io.cwd, source);
-  try {
-    return { text: await readFile(path, { encoding: 'utf8', signal: io.signal }), label: source };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CliUsageError(`simulate: ${source}: no such file`);
-    if (code === 'EISDIR') throw new CliUsageError(`simulate: ${source}: is a directory`);
-    if (code === 'EACCES') throw new CliUsageError(`simulate: ${source}: permission denied`);
-    throw e;
-  }
-}
 
 export const simulateCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(argv);
@@ -68,7 +54,7 @@ export const simulateCommand: CliCommand = async (argv, io) => {
     io.stdout.write(SIMULATE_USAGE);
     return 0;
   }
-  const { text, label } = await readSource(args.source, io);
+  const { text, label } = await readInput(args.source, io, (reason) => new CliUsageError(`simulate: ${reason}`));
   let raw: unknown;
   try {
     raw = JSON.parse(text);

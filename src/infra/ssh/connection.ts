@@ -4,6 +4,7 @@
 
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import { abortable } from '../../core/util/abortable';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import type { ExecOptions, ExecResult, RemoteHost } from '../remote';
@@ -500,23 +501,4 @@ class CappedBuffer {
     const tail = this.pending !== undefined ? [this.pending] : [];
     return Buffer.concat([...this.chunks, ...tail]).toString('utf8');
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, makeError: () => Error): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(makeError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(makeError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { CriError } from '../criError';
 import { encodeFrame, FrameDecoder } from './framing';
 import { decodeGrpcMessage, formatGrpcTimeout, GrpcCode } from './status';
+import { abortable } from '../../../core/util/abortable';
 import type { Logger } from '../../../core/util/logger';
 import { silentLogger } from '../../../core/util/logger';
 
@@ -82,7 +83,7 @@ export class H2Channel {
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     try {
-      const session = await this.raceAbort(this.getSession(), abort.signal, method, elapsed);
+      const session = await abortable(this.getSession(), abort.signal, () => (abort.signal.reason as Error | undefined) ?? new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
       return await this.call(session, method, path, request, options.deadlineMs - elapsed(), abort.signal, elapsed);
     } catch (error) {
       throw failure ?? (error instanceof CriError ? error : new CriError(GrpcCode.UNAVAILABLE, String((error as Error)?.message ?? error), method, elapsed(), { cause: error }));
@@ -98,24 +99,6 @@ export class H2Channel {
     this.session = undefined;
     this.connecting = undefined;
     if (session && !session.destroyed) session.destroy();
-  }
-
-  private raceAbort<T>(promise: Promise<T>, signal: AbortSignal, method: string, elapsed: () => number): Promise<T> {
-    if (signal.aborted) return Promise.reject(signal.reason as Error);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject((signal.reason as Error | undefined) ?? new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
   }
 
   private getSession(): Promise<http2.ClientHttp2Session> {
