@@ -34,6 +34,9 @@ IMAGE=localhost/busybox:static
 SUDOERS=/etc/sudoers.d/plegtest-node-stack
 # The user, bridge, cgroup parent and sudo rule are machine-wide: only one stack may own them at a time.
 OWNER_FILE=/run/pleg-node-stack.owner
+# authorized_keys lives outside $RUN: sshd reads it as the target user, who may not be able to traverse
+# the checkout's parent directories (a clone under /root is 0700).
+AUTH_KEYS_DIR=/run/pleg-node-stack-ssh
 
 log() { printf '[node-stack] %s\n' "$*" >&2; }
 die() { printf '[node-stack] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -98,9 +101,11 @@ start_sshd() {
   [ -f "$RUN/ssh/ssh_host_ed25519_key" ] || ssh-keygen -q -t ed25519 -N '' -C plegtest-node-stack-host -f "$RUN/ssh/ssh_host_ed25519_key"
   [ -f "$RUN/ssh/client_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C plegtest-node-stack-client -f "$RUN/ssh/client_ed25519"
   # sshd reads authorized_keys as the target user: root-owned 0644 works for both root and plegtest.
-  cp "$RUN/ssh/client_ed25519.pub" "$RUN/ssh/authorized_keys"
-  chown root:root "$RUN/ssh/authorized_keys"
-  chmod 0644 "$RUN/ssh/authorized_keys"
+  mkdir -p "$AUTH_KEYS_DIR"
+  chmod 0755 "$AUTH_KEYS_DIR"
+  cp "$RUN/ssh/client_ed25519.pub" "$AUTH_KEYS_DIR/authorized_keys"
+  chown root:root "$AUTH_KEYS_DIR/authorized_keys"
+  chmod 0644 "$AUTH_KEYS_DIR/authorized_keys"
   # The client key is read by tests that may run as another user on a shared machine; keep it private.
   chmod 0600 "$RUN/ssh/client_ed25519"
   printf '[127.0.0.1]:%s %s\n' "$SSH_PORT" "$(cut -d' ' -f1,2 "$RUN/ssh/ssh_host_ed25519_key.pub")" > "$RUN/ssh/known_hosts"
@@ -127,7 +132,9 @@ Port $SSH_PORT
 ListenAddress 127.0.0.1
 HostKey $RUN/ssh/ssh_host_ed25519_key
 PidFile $RUN/ssh/sshd.pid
-AuthorizedKeysFile $RUN/ssh/authorized_keys
+AuthorizedKeysFile $AUTH_KEYS_DIR/authorized_keys
+# A loopback test daemon: the checkout may sit under a world-writable /tmp, which StrictModes refuses.
+StrictModes no
 PubkeyAuthentication yes
 PasswordAuthentication no
 KbdInteractiveAuthentication no
@@ -422,6 +429,7 @@ cmd_down() {
     userdel "$TEST_USER" 2>/dev/null || { sleep 0.3; userdel "$TEST_USER" || log "userdel $TEST_USER failed"; }
   fi
   rm -f "$SUDOERS" "$SUDOERS.tmp" "$OWNER_FILE"
+  rm -rf "$AUTH_KEYS_DIR"
   rm -rf "$RUN" "${TMPDIR:-/tmp}"/cri-fwd-*
   log "down: done"
 }
@@ -441,6 +449,7 @@ cmd_check() {
   id "$TEST_USER" > /dev/null 2>&1 && left+=("user $TEST_USER")
   [ -e "$SUDOERS" ] && left+=("sudoers rule $SUDOERS")
   [ -e "$OWNER_FILE" ] && left+=("owner file $OWNER_FILE ($(cat "$OWNER_FILE" 2>/dev/null))")
+  [ -e "$AUTH_KEYS_DIR" ] && left+=("sshd key dir $AUTH_KEYS_DIR")
   for m in /var/lib/cni/results/"$CNI_NET"-*; do [ -e "$m" ] && left+=("cni result $m"); done
   [ -e "$RUN" ] && left+=("directory $RUN")
   if [ ${#left[@]} -gt 0 ]; then
