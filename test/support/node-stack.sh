@@ -69,12 +69,16 @@ guard_owner() {
   fi
 }
 
+STACK_PACKAGES=(openssh-server containerd runc containernetworking-plugins busybox-static socat sudo iproute2)
+
 cmd_install() {
+  local missing=() p
+  for p in "${STACK_PACKAGES[@]}"; do dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -eq 0 ]; then log "install: all packages present"; return 0; fi
   need_root
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update
-  apt-get install -y --no-install-recommends openssh-server containerd runc containernetworking-plugins \
-    busybox-static socat sudo iproute2
+  apt-get -o DPkg::Lock::Timeout=600 update
+  apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}"
 }
 
 # ---------------------------------------------------------------------------------------------- up

@@ -21,7 +21,7 @@ function paintWindows(u: uPlot, windows: TimeWindow[], color: string, top: numbe
   ctx.restore();
 }
 
-export function renderChart(host: HTMLElement, data: TimelineData, labels: { duration: string; threshold: string; time: string }): uPlot {
+export function renderChart(host: HTMLElement, data: TimelineData, labels: { duration: string; threshold: string; time: string; failed: string }): uPlot {
   host.replaceChildren();
   const xs = data.relists.map((r) => r.startMs / 1000);
   const durations = data.relists.map((r) => r.durationMs / 1000);
@@ -40,7 +40,7 @@ export function renderChart(host: HTMLElement, data: TimelineData, labels: { dur
     series: [
       {},
       { label: labels.duration, stroke: themeColor('--vscode-charts-blue', '#3794ff'), width: 1, points: { show: false } },
-      { label: '✕', stroke: themeColor('--vscode-charts-red', '#f14c4c'), width: 0, points: { show: true, size: 6 } },
+      { label: labels.failed, stroke: themeColor('--vscode-charts-red', '#f14c4c'), width: 0, points: { show: true, size: 6 } },
       { label: labels.threshold, stroke: themeColor('--vscode-charts-yellow', '#cca700'), width: 1, dash: [6, 4], points: { show: false } },
     ],
     hooks: {

@@ -108,6 +108,7 @@ function showTimeline(data: TimelineData): void {
   renderChart(document.getElementById('chart')!, data, {
     duration: t('axis.duration'),
     threshold: t('axis.threshold'),
+    failed: t('axis.failed'),
     time: t('axis.time'),
   });
   const notes = document.getElementById('notes')!;

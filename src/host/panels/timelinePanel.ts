@@ -28,6 +28,7 @@ function strings(): Record<string, string> {
     chartLabel: t('Relist duration of every relist, against the PLEG health threshold'),
     'axis.duration': t('relist duration (s)'),
     'axis.threshold': t('threshold'),
+    'axis.failed': t('failed relist'),
     'axis.time': t('time (s)'),
     summary: t('{relists} relists, {failed} failed, longest {longest} s'),
     'param.pods': t('Pods'),
