@@ -1,23 +1,12 @@
 // One connection per hop, shared across callers: every node (and every jump host) gets exactly one SSH
 // connection, multiplexing exec channels and forwards. Jump hosts are shared between the nodes behind them.
 
-import type { Logger } from '../../core/util/logger';
-import type { AuthOptions } from './auth';
 import { SshConnection } from './connection';
-import type { ConfirmUnknownHost } from './hostVerifier';
-import type { KnownHostsFiles } from './knownHosts';
+import type { SshConnectionOptions } from './connection';
 import type { ConnectionPlan, SshHop } from './sshConfig';
 
-export interface SshPoolOptions {
-  knownHosts: KnownHostsFiles;
-  confirmUnknownHost: ConfirmUnknownHost;
-  auth: Omit<AuthOptions, 'identityFiles'>;
-  connectTimeoutMs?: number;
-  channelOpenTimeoutMs?: number;
-  keepaliveIntervalMs?: number;
-  keepaliveCountMax?: number;
-  logger?: Logger;
-}
+/** Every connection the pool opens shares these; the pool supplies the hop and the jump connection. */
+export type SshPoolOptions = Omit<SshConnectionOptions, 'hop' | 'via'>;
 
 function hopKey(hop: SshHop): string {
   return `${hop.user}@${hop.host}:${hop.port}[${hop.identityFiles.join(',')}]`;
