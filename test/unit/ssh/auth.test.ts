@@ -1,22 +1,14 @@
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { utils } from 'ssh2';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/util/logger';
 import { prepareAuth } from '../../../src/infra/ssh/auth';
 import { SshPassphraseError } from '../../../src/infra/ssh/errors';
 import { MemorySecretStore, passphraseSecretKey } from '../../../src/infra/ssh/secrets';
+import { tempDirFactory } from './sshTestKit';
 
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pleg-auth-'));
-  tempDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirFactory('pleg-auth-');
 
 // One bcrypt round keeps the pure-JS KDF fast; the format is the same as ssh-keygen's.
 const plainKey = utils.generateKeyPairSync('ed25519').private;

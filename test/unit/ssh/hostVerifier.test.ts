@@ -1,31 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/util/logger';
 import { HostKeyChangedError, HostKeyUnknownError, SshConfigError } from '../../../src/infra/ssh/errors';
 import { createHostCheck, type ConfirmUnknownHost } from '../../../src/infra/ssh/hostVerifier';
+import { ed25519Blob, tempDirFactory } from './sshTestKit';
 
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pleg-hv-'));
-  tempDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function sshString(value: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(value.length);
-  return Buffer.concat([length, value]);
-}
-function blob(): Buffer {
-  const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
-  return Buffer.concat([sshString(Buffer.from('ssh-ed25519')), sshString(raw)]);
-}
+const tempDir = tempDirFactory('pleg-hv-');
 
 function check(confirm: ConfirmUnknownHost, knownText = '') {
   const dir = tempDir();
@@ -45,19 +26,19 @@ function check(confirm: ConfirmUnknownHost, knownText = '') {
 describe('createHostCheck', () => {
   it('never returns a value to ssh2 (a returned promise would count as acceptance)', async () => {
     const { verify } = check(() => Promise.resolve(false));
-    expect((await verify(blob())).returned).toBeUndefined();
+    expect((await verify(ed25519Blob())).returned).toBeUndefined();
   });
 
   it('refuses an unknown key when not confirmed, without writing, and pauses the deadline while asking', async () => {
     const { hostCheck, verify, own, prompts } = check(() => Promise.resolve(false));
-    expect((await verify(blob())).permitted).toBe(false);
+    expect((await verify(ed25519Blob())).permitted).toBe(false);
     expect(hostCheck.refusal()).toBeInstanceOf(HostKeyUnknownError);
     expect(existsSync(own)).toBe(false);
     expect(prompts).toEqual([true, false]);
   });
 
   it('accepts a confirmed key and appends it to the own file', async () => {
-    const key = blob();
+    const key = ed25519Blob();
     const { verify, own } = check(() => Promise.resolve(true));
     expect((await verify(key)).permitted).toBe(true);
     expect(readFileSync(own, 'utf8')).toBe(`n1 ssh-ed25519 ${key.toString('base64')}\n`);
@@ -70,16 +51,16 @@ describe('createHostCheck', () => {
         asked = true;
         return Promise.resolve(true);
       },
-      `n1 ssh-ed25519 ${blob().toString('base64')}\n`,
+      `n1 ssh-ed25519 ${ed25519Blob().toString('base64')}\n`,
     );
-    expect((await verify(blob())).permitted).toBe(false);
+    expect((await verify(ed25519Blob())).permitted).toBe(false);
     expect(asked).toBe(false);
     expect(hostCheck.refusal()).toBeInstanceOf(HostKeyChangedError);
   });
 
   it('refuses when the confirmation itself fails', async () => {
     const { hostCheck, verify } = check(() => Promise.reject(new Error('dialog closed')));
-    expect((await verify(blob())).permitted).toBe(false);
+    expect((await verify(ed25519Blob())).permitted).toBe(false);
     expect(hostCheck.refusal()).toBeInstanceOf(SshConfigError);
     expect(hostCheck.refusal()?.message).toMatch(/dialog closed/);
   });

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   formatKnownHostsLine,
   hostFieldMatches,
@@ -15,29 +14,9 @@ import {
   sha256Fingerprint,
   verifyHostKey,
 } from '../../../src/infra/ssh/knownHosts';
+import { ed25519Blob, sshString, tempDirFactory } from './sshTestKit';
 
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pleg-kh-'));
-  tempDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function sshString(value: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(value.length);
-  return Buffer.concat([length, value]);
-}
-
-/** A fresh ssh-ed25519 public key blob (RFC 8709 wire format). */
-function ed25519Blob(): Buffer {
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
-  return Buffer.concat([sshString(Buffer.from('ssh-ed25519')), sshString(raw)]);
-}
+const tempDir = tempDirFactory('pleg-kh-');
 
 function fakeBlob(type: string): Buffer {
   return Buffer.concat([sshString(Buffer.from(type)), sshString(randomBytes(32))]);
