@@ -5,7 +5,7 @@
 // Goals: (b) ≤ 1.5× (a); (b) ≥ 100× faster than (c).
 // Needs the node stack (bash test/support/node-stack.sh up) and root. Pods beyond those already running are
 // created for the run and removed afterwards; BENCH_PODS sets the target count (0 = use what runs).
-// Run: npx tsx bench/nodeAccess.ts
+// Run: npm run bench node
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -104,16 +104,4 @@ export async function benchNodeAccess(): Promise<string[]> {
     ssh.close();
   }
   return lines;
-}
-
-if (process.argv[1]?.endsWith('nodeAccess.ts')) {
-  benchNodeAccess().then(
-    (lines) => {
-      for (const line of lines) console.log(line);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
 }

@@ -1,6 +1,6 @@
 // Benchmark of the PLEG simulator and the model: (a) 24 h of 1 s relists on a full node (110 pods) with
 // churn, a slow hour, a runtime freeze and a consumer stall; (b) the whole oracle corpus replayed.
-// Called by bench/run.ts; standalone: npx tsx bench/pleg.ts
+// Called by bench/run.ts; alone: npm run bench pleg
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -69,16 +69,4 @@ export async function benchPleg(): Promise<string[]> {
     await new Promise((r) => setImmediate(r));
   }
   return out;
-}
-
-if (process.argv[1]?.endsWith('pleg.ts')) {
-  benchPleg().then(
-    (lines) => {
-      for (const l of lines) console.log(l);
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
 }
