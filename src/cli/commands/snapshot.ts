@@ -4,10 +4,8 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../core/util/logger';
-import { selectTransport, TransportSelectionError, type TransportKind } from '../../infra/cri/transports/select';
-import { takeSnapshot } from '../../infra/cri/snapshot';
-import { runNodeProbes } from '../../infra/probes/nodeProbes';
-import type { SshConnection } from '../../infra/ssh/connection';
+import { TransportSelectionError, type TransportKind } from '../../infra/cri/transports/select';
+import { collectNodeSnapshot, SudoCheckError } from '../../infra/nodeSnapshot/collectNodeSnapshot';
 import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, SshConfigError, SshError } from '../../infra/ssh/errors';
 import { SshPool } from '../../infra/ssh/pool';
 import { readSshConfigFile, resolveConnectionPlan } from '../../infra/ssh/sshConfig';
@@ -208,46 +206,18 @@ export const snapshotCommand: CliCommand = async (argv, io) => {
     connectTimeoutMs: Math.max(args.timeoutMs, 10_000),
     logger,
   });
-  const connection: SshConnection = pool.get(plan);
-  const started = performance.now();
   try {
-    await connection.connect(io.signal);
-    const connectMs = performance.now() - started;
-    if (args.sudo) {
-      // `sudo -n -l` needs no password as soon as one rule is NOPASSWD, and runs nothing: a rule that only
-      // allows socat (the usual setup) passes, where `sudo -n true` would not.
-      const check = await connection.exec(['sudo', '-n', '-l'], { timeoutMs: args.timeoutMs, signal: io.signal });
-      if (check.exitCode !== 0) {
-        io.stderr.write(`pleg-doctor: --sudo: \`sudo -n -l\` failed on ${connection.description} (exit ${String(check.exitCode)}): ${check.stderr.trim()}\n`);
-        return 1;
-      }
-    }
-    const selection = await selectTransport(connection, {
+    const report = await collectNodeSnapshot(pool.get(plan), plan, {
       ...(args.socket !== undefined ? { endpoint: args.socket } : {}),
       transport: transportKinds[args.transport],
       deadlineMs: args.timeoutMs,
-      probeTimeoutMs: args.timeoutMs,
+      sudo: args.sudo,
+      probes: args.probes,
       logger,
       signal: io.signal,
     });
-    try {
-      const [snapshot, probes] = await Promise.all([
-        takeSnapshot(selection.client, { deadlineMs: args.timeoutMs, signal: io.signal }),
-        args.probes ? runNodeProbes(connection, { timeoutMs: args.timeoutMs, signal: io.signal }) : Promise.resolve(undefined),
-      ]);
-      const output = {
-        host: connection.description,
-        via: plan.jumps.map((hop) => `${hop.user}@${hop.host}:${hop.port}`),
-        connectMs: Math.round(connectMs * 10) / 10,
-        transport: { kind: selection.kind, endpoint: selection.endpoint, reason: selection.reason, attempts: selection.attempts },
-        snapshot,
-        ...(probes !== undefined ? { probes } : {}),
-      };
-      io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-      return snapshot.errors.length === 0 ? 0 : 1;
-    } finally {
-      selection.client.close();
-    }
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return report.snapshot.errors.length === 0 ? 0 : 1;
   } catch (error) {
     if (error instanceof HostKeyUnknownError) {
       io.stderr.write(hostKeyAdvice(error));
@@ -256,6 +226,10 @@ export const snapshotCommand: CliCommand = async (argv, io) => {
     if (error instanceof HostKeyChangedError || error instanceof HostKeyRevokedError) {
       io.stderr.write(`pleg-doctor: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof SudoCheckError) {
+      io.stderr.write(`pleg-doctor: --sudo: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof SshError || error instanceof TransportSelectionError) {
       io.stderr.write(`pleg-doctor: ${error.message}\n`);
