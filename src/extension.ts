@@ -10,6 +10,7 @@ import { registerGeneralCommands } from './host/commands/registerGeneralCommands
 import { readSettings } from './host/config/settings';
 import { outputChannelLogger } from './host/logging/outputChannelLogger';
 import { registerKubeletLogClient } from './host/lsp/registerKubeletLogClient';
+import { registerNodeAccess } from './host/nodeAccess/registerNodeAccess';
 import { registerTimelinePanel } from './host/panels/timelinePanel';
 import type { Services } from './host/services';
 import { registerStatusBar } from './host/statusBar/registerStatusBar';
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(...registerStatusBar(services));
   context.subscriptions.push(...registerGeneralCommands(services));
   context.subscriptions.push(...registerTimelinePanel(context, services));
+  context.subscriptions.push(...registerNodeAccess(context, services));
   const languageClient = registerKubeletLogClient(context, services);
   stopLanguageServer = languageClient.stop;
   context.subscriptions.push(...languageClient.disposables);

@@ -12,6 +12,10 @@ export const CommandIds = {
   copyNodeName: 'plegDoctor.copyNodeName',
   copyReadyMessage: 'plegDoctor.copyReadyMessage',
   openWhatIfTimeline: 'plegDoctor.openWhatIfTimeline',
+  takeCriSnapshot: 'plegDoctor.takeCriSnapshot',
+  forgetSshPassphrases: 'plegDoctor.forgetSshPassphrases',
+  openTrustedHostKeys: 'plegDoctor.openTrustedHostKeys',
+  configureNodeAccess: 'plegDoctor.configureNodeAccess',
 } as const;
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];

@@ -4,7 +4,10 @@
 // Checks: (1) the tree shows every node of both stand-in contexts; (2) the PLEG node's description gives
 // the PLEG verdict and its tooltip the kubelet's message; (3) a node flipped to PLEG-NotReady through the
 // stand-in updates in the tree within 2 s, without a refresh; (4) a context whose server refuses
-// connections shows an error item; (5) the what-if timeline webview runs a simulation and draws it.
+// connections shows an error item; (5) the what-if timeline webview runs a simulation and draws it;
+// (6) a CRI snapshot of a real node (test/support/node-stack.sh: sshd + containerd + pods) over SSH, through
+// the unknown-host-key modal (refused once, then trusted) and the key-passphrase box, and a second one that
+// asks nothing. The node stack is started when it is not up, and then taken down (and checked) at the end.
 // Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
 //
 // Env: PLEG_E2E_KEEP=1 keeps the run dir; PLEG_E2E_REBUILD=1 repackages the .vsix; PLEG_E2E_VSIX=<file>
@@ -13,10 +16,12 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, ensureTools } from './lib/tools.mjs';
+import { REPO, WORKBENCH_SETTINGS, ensureTools } from './lib/tools.mjs';
 import { ensureVsix, installVsix, logTail, prepareRunDir, startCodeServer } from './lib/codeServer.mjs';
 import { freePort, processesMentioning } from './lib/processes.mjs';
 import { loadDemoModules } from './lib/standIn.mjs';
+import { ensureNodeStack, tearDownNodeStack } from './lib/nodeStack.mjs';
+import { STACK_NODE, prepareNodeAccess, runCriSnapshotChecks } from './lib/criSnapshotCheck.mjs';
 import { launchBrowser, openWorkbench, readHover, readTreeRows, rowLocator, waitForDescription, widenSidebar } from './lib/workbench.mjs';
 
 const FLIP_BOUND_MS = 2000;
@@ -137,6 +142,26 @@ async function main() {
   let server;
   let browser;
   let failedSetup = false;
+  // Started now so it overlaps packaging; settled (and torn down if ours) in finally whatever happens.
+  const bringUpStack = () =>
+    ensureNodeStack({ pods: 3, log }).then(
+      (s) => {
+        log(`node stack ${s.startedHere ? 'started' : 'already up, reused'}: ${s.env.SSH_USER}@${s.env.SSH_HOST}:${s.env.SSH_PORT}, CRI ${s.env.CRI_SOCKET}`);
+        return s;
+      },
+      (error) => ({ error }),
+    );
+  let stackReady = bringUpStack();
+  let access;
+  let accessError;
+  let stackDown = false;
+  const stopStack = async () => {
+    const s = await stackReady;
+    if (!s.startedHere || stackDown) return undefined;
+    stackDown = true;
+    await tearDownNodeStack();
+    return 'down';
+  };
 
   try {
     const vsix = await ensureVsix(log, { force: process.env.PLEG_E2E_REBUILD === '1' });
@@ -158,11 +183,27 @@ async function main() {
     assert(plegMessage.startsWith('PLEG is not healthy'), `demo script: ${PLEG_NODE} is not PLEG-NotReady at the frozen instant (message: "${plegMessage}")`);
     log(`stand-ins: ${demo.kubeconfigEntries().map((e) => `${e.context}=${e.server}`).join(' ')}; ${OFFLINE_CONTEXT}=127.0.0.1:${refusedPort} (refused)`);
 
+    // A reused stack belongs to someone else (on a shared machine, another test run) and may go down at
+    // any time; if it vanished before we could read its key, bring one up again, ours this time.
+    for (let attempt = 1; attempt <= 2 && !access; attempt++) {
+      const stack = await stackReady;
+      accessError = undefined;
+      if (stack.error) accessError = stack.error;
+      else access = await prepareNodeAccess(runDir, dirs.userData, stack.env, WORKBENCH_SETTINGS).catch((err) => void (accessError = err));
+      if (!access && attempt === 1 && !stack.error && !stack.startedHere) {
+        log(`node stack: the reused stack went away (${accessError.message}); starting it again`);
+        stackReady = bringUpStack();
+      } else break;
+    }
     log(await installVsix(dirs, vsix));
-    server = await startCodeServer(dirs, { logFile: serverLog, env: { KUBECONFIG: kubeconfig } });
+    // HOME is an empty dir of the run: no ~/.ssh/known_hosts may already trust the stack, no default key.
+    const home = join(runDir, 'home');
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    server = await startCodeServer(dirs, { logFile: serverLog, env: { KUBECONFIG: kubeconfig, HOME: home } });
     onInterrupt(async () => {
       if (browser) await browser.context.close().catch(() => undefined);
       await server.stop().catch(() => undefined);
+      await stopStack().catch((err) => log(`node stack: ${err.message}`));
       for (const p of processesMentioning(runDir)) {
         try {
           process.kill(p.pid, 'SIGKILL');
@@ -312,6 +353,26 @@ async function main() {
         await shot('5-what-if-timeline');
         return text.slice(0, 200);
       });
+
+      if (access) {
+        /** After a window reload: the view open again and `name`'s row shown (contexts expanded as needed). */
+        const showNode = async (name) => {
+          const deadline = Date.now() + TREE_TIMEOUT_MS;
+          const tab = page.getByRole('tab', { name: VIEW_CONTAINER }).first();
+          await tab.waitFor({ timeout: STARTUP_TIMEOUT_MS });
+          while (Date.now() < deadline) {
+            if ((await readTreeRows(page)).some((r) => r.label === name)) return;
+            const anyRow = await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]').first().isVisible().catch(() => false);
+            if (!anyRow && (await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+            await expandContexts(3_000);
+            await sleep(300);
+          }
+          throw new Error(`${name} is not in the tree ${TREE_TIMEOUT_MS} ms after the reload; rows: ${(await readTreeRows(page)).map((r) => r.label).join(', ')}`);
+        };
+        await runCriSnapshotChecks({ page, check, shot, log, demo, makeNode: demoModules.makeNode, access, userDataDir: dirs.userData, serverLog, showNode });
+      } else {
+        record(`(6) a CRI snapshot of ${STACK_NODE} over SSH`, false, `no node stack: ${accessError?.message ?? 'unknown error'}`);
+      }
     }
   } catch (err) {
     failedSetup = true;
@@ -324,6 +385,11 @@ async function main() {
       log(`code-server stopped${killed.length ? ` (SIGKILLed: ${killed.join(', ')})` : ''}`);
     }
     if (demo) await demo.stop().catch((err) => log(`stopping the stand-ins: ${err.message}`));
+    try {
+      if ((await stopStack()) === 'down') record('the node stack this run started is down (node-stack.sh check passes)', true);
+    } catch (err) {
+      record('the node stack this run started is down (node-stack.sh check passes)', false, err.message.split('\n').slice(0, 12).join('\n'));
+    }
     const failed = results.some((r) => !r.ok);
     writeFileSync(join(shotsDir, 'console.log'), consoleLines.join('\n'));
     if (failed || failedSetup) {

@@ -29,8 +29,10 @@ export function setup(project: { provide?: (key: string, value: unknown) => void
   if (process.getuid?.() !== 0) {
     throw new Error('node stack is not up and starting it needs root: run sudo bash test/support/node-stack.sh up --pods 5');
   }
-  startedHere = true;
   const up = run('up', '--pods', '5');
+  // Another run may have started the stack between our status check and this `up`, which then reuses it:
+  // only a stack this process really started is ours to take down.
+  startedHere = !/reusing it/.test(up.stderr);
   if (up.status !== 0) {
     const down = run('down');
     throw new Error(`node-stack.sh up failed (exit ${up.status}):\n${up.stderr}\n(down: exit ${down.status})`);

@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { validateNodeAccessConfig, type NodeAccessConfig, type NodeAccessSettingsProblem } from '../../infra/ssh/nodeAccessSettings';
 
 export const SECTION = 'plegDoctor';
 
@@ -10,6 +11,19 @@ export const SettingKeys = {
   kubeconfig: 'kubeconfig',
   showOnlyUnhealthy: 'showOnlyUnhealthy',
   contextsExclude: 'contexts.exclude',
+} as const;
+
+/** The node access settings, all under `plegDoctor.nodeAccess`. */
+export const NODE_ACCESS_SECTION = `${SECTION}.nodeAccess`;
+export const NodeAccessKeys = {
+  clusters: 'clusters',
+  identityFiles: 'identityFiles',
+  sshConfigFile: 'sshConfigFile',
+  criEndpoint: 'criEndpoint',
+  transport: 'transport',
+  callTimeoutMs: 'callTimeoutMs',
+  probes: 'probes',
+  useSshAgent: 'useSshAgent',
 } as const;
 
 function stringList(value: unknown): string[] {
@@ -46,4 +60,12 @@ export async function updateSetting(key: string, value: unknown): Promise<void> 
   const inspected = config.inspect(key);
   const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   await config.update(key, value, target);
+}
+
+/** Reads and validates every plegDoctor.nodeAccess.* value; problems name the exact setting path. */
+export function readNodeAccessConfig(): { config: NodeAccessConfig; problems: NodeAccessSettingsProblem[] } {
+  const config = vscode.workspace.getConfiguration(NODE_ACCESS_SECTION);
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.values(NodeAccessKeys)) raw[key] = config.get<unknown>(key);
+  return validateNodeAccessConfig(raw);
 }

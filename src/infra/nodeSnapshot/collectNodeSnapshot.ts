@@ -7,6 +7,7 @@ import { takeSnapshot, type CriSnapshot } from '../cri/snapshot';
 import { selectTransport, type TransportAttempt, type TransportKind } from '../cri/transports/select';
 import { runNodeProbes, type NodeProbeReport } from '../probes/nodeProbes';
 import type { SshConnection } from '../ssh/connection';
+import { SshAbortedError } from '../ssh/errors';
 import type { ConnectionPlan } from '../ssh/sshConfig';
 
 export type CollectStage = 'connecting' | 'checkingSudo' | 'selectingTransport' | 'snapshot';
@@ -46,20 +47,49 @@ export class SudoCheckError extends Error {
   }
 }
 
+const stageWords: Record<CollectStage, string> = {
+  connecting: 'connecting',
+  checkingSudo: 'checking sudo',
+  selectingTransport: 'choosing a CRI transport',
+  snapshot: 'reading the runtime',
+};
+
+/**
+ * Cancellation has one shape whatever step it hits: an SshAbortedError (kind 'aborted'). Without this a
+ * cancelled snapshot would come back as a "successful" report full of CANCELLED call errors, and a
+ * cancelled transport probe as a TransportSelectionError.
+ */
 export async function collectNodeSnapshot(connection: SshConnection, plan: ConnectionPlan, options: CollectNodeSnapshotOptions): Promise<NodeSnapshotReport> {
+  let stage: CollectStage = 'connecting';
+  const enter = (next: CollectStage): void => {
+    stage = next;
+    options.onStage?.(next);
+  };
+  const cancelled = (cause: unknown): SshAbortedError => new SshAbortedError(connection.description, `CRI snapshot (while ${stageWords[stage]})`, cause);
+  try {
+    const report = await collect(connection, plan, options, enter);
+    if (options.signal?.aborted === true) throw cancelled(options.signal.reason);
+    return report;
+  } catch (error) {
+    if (options.signal?.aborted === true && !(error instanceof SshAbortedError)) throw cancelled(error);
+    throw error;
+  }
+}
+
+async function collect(connection: SshConnection, plan: ConnectionPlan, options: CollectNodeSnapshotOptions, enter: (stage: CollectStage) => void): Promise<NodeSnapshotReport> {
   const sig = options.signal !== undefined ? { signal: options.signal } : {};
-  options.onStage?.('connecting');
+  enter('connecting');
   const started = performance.now();
   await connection.connect(options.signal);
   const connectMs = performance.now() - started;
   if (options.sudo) {
-    options.onStage?.('checkingSudo');
+    enter('checkingSudo');
     // `sudo -n -l` needs no password as soon as one rule is NOPASSWD, and runs nothing: a rule that only
     // allows socat (the usual setup) passes, where `sudo -n true` would not.
     const check = await connection.exec(['sudo', '-n', '-l'], { timeoutMs: options.deadlineMs, ...sig });
     if (check.exitCode !== 0) throw new SudoCheckError(connection.description, check.exitCode, check.stderr);
   }
-  options.onStage?.('selectingTransport');
+  enter('selectingTransport');
   const selection = await selectTransport(connection, {
     ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
     transport: options.transport,
@@ -69,7 +99,7 @@ export async function collectNodeSnapshot(connection: SshConnection, plan: Conne
     ...sig,
   });
   try {
-    options.onStage?.('snapshot');
+    enter('snapshot');
     const [snapshot, probes] = await Promise.all([
       takeSnapshot(selection.client, { deadlineMs: options.deadlineMs, ...sig }),
       options.probes ? runNodeProbes(connection, { timeoutMs: options.deadlineMs, ...sig }) : Promise.resolve(undefined),

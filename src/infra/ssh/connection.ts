@@ -8,7 +8,7 @@ import { abortable } from '../../core/util/abortable';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import type { ExecOptions, ExecResult, RemoteHost } from '../remote';
-import { prepareAuth, type AuthCandidate, type AuthOptions } from './auth';
+import { prepareAuth, type AuthCandidate, type AuthOptions, type PreparedAuth } from './auth';
 import {
   ChannelOpenError,
   SshAbortedError,
@@ -282,7 +282,7 @@ export class SshConnection implements RemoteHost {
         'prohibited',
         code,
         what.startsWith('stream-local')
-          ? 'the server forbids stream-local forwarding (AllowStreamLocalForwarding no or DisableForwarding yes); use the exec transport'
+          ? 'the SSH server refused to forward the socket (stream-local forwarding disabled: AllowStreamLocalForwarding no or DisableForwarding yes); use the exec transport'
           : 'the server forbids this channel type (AllowTcpForwarding / DisableForwarding)',
         error,
       );
@@ -294,7 +294,9 @@ export class SshConnection implements RemoteHost {
         'open-failed',
         code,
         what.startsWith('stream-local')
-          ? 'open failed: the socket does not exist or this user may not open it (a CRI socket is usually 0660 root:root); ' +
+          ? // OpenSSH sends this same code when its config refuses the forward, so all three causes are named.
+            'open failed: the socket does not exist or this user may not open it (a CRI socket is usually 0660 root:root), ' +
+              'or the SSH server refused to forward the socket (stream-local forwarding disabled?); ' +
               'check with `test -S` / `ls -l`, or connect as root, or use the exec transport with sudo'
           : 'open failed: the server could not connect to the destination',
         error,
@@ -308,10 +310,10 @@ export class SshConnection implements RemoteHost {
 
   private async establish(): Promise<Client> {
     const { hop, via } = this.options;
-    const prepared = await prepareAuth({ ...this.options.auth, identityFiles: hop.identityFiles }, this.description, this.logger);
-    if (prepared.candidates.length === 0) {
-      throw new SshAuthError(this.description, [], skippedDetail(prepared.skipped));
-    }
+    // Identity files are read (and an encrypted one's passphrase asked for) only once the server asks for
+    // authentication, i.e. after its host key was verified, as OpenSSH does: nobody is asked to unlock a
+    // key for a host they have not trusted yet.
+    let prepared: PreparedAuth | undefined;
     const connectTimeoutMs = this.options.connectTimeoutMs ?? 10_000;
     const sock = via !== undefined ? await via.forwardOut(hop.host, hop.port, AbortSignal.timeout(connectTimeoutMs)) : undefined;
     const client = new Client();
@@ -348,7 +350,26 @@ export class SshConnection implements RemoteHost {
         },
       });
       let next = 0;
-      const authHandler = (_left: unknown, _partial: unknown, nextAuth: (method: unknown) => void): void => {
+      const authHandler = (left: unknown, partial: unknown, nextAuth: (method: unknown) => void): void => {
+        if (prepared === undefined) {
+          // The passphrase prompt does not count against the connect deadline (like the host-key prompt).
+          clearTimeout(timer);
+          remaining -= performance.now() - timerStarted;
+          prepareAuth({ ...this.options.auth, identityFiles: hop.identityFiles }, this.description, this.logger).then(
+            (result) => {
+              if (settled) return;
+              prepared = result;
+              if (result.candidates.length === 0) {
+                fail(new SshAuthError(this.description, [], skippedDetail(result.skipped)));
+                return;
+              }
+              startTimer();
+              authHandler(left, partial, nextAuth);
+            },
+            (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
+          );
+          return;
+        }
         const candidate: AuthCandidate | undefined = prepared.candidates[next++];
         if (candidate === undefined) {
           nextAuth(false);
@@ -376,7 +397,7 @@ export class SshConnection implements RemoteHost {
           return;
         }
         if (!settled) {
-          fail(this.connectError(error, hostCheck.refusal(), tried, prepared.skipped));
+          fail(this.connectError(error, hostCheck.refusal(), tried, prepared?.skipped ?? []));
           return;
         }
         // Host names go to the debug log only (conventions); the warning itself carries no address.

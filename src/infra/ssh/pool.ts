@@ -21,6 +21,11 @@ export class SshPool {
   get(plan: ConnectionPlan): SshConnection {
     let via: SshConnection | undefined;
     let key = '';
+    // ssh_config UserKnownHostsFile entries of this plan are trusted too (read-only), as ssh itself does.
+    const knownHosts = {
+      readOnly: [...new Set([...this.options.knownHosts.readOnly, ...plan.userKnownHostsFiles])],
+      own: this.options.knownHosts.own,
+    };
     for (const hop of [...plan.jumps, plan.target]) {
       key = key === '' ? hopKey(hop) : `${key} > ${hopKey(hop)}`;
       let connection = this.connections.get(key);
@@ -28,7 +33,7 @@ export class SshPool {
         connection = new SshConnection({
           hop,
           ...(via !== undefined ? { via } : {}),
-          knownHosts: this.options.knownHosts,
+          knownHosts,
           confirmUnknownHost: this.options.confirmUnknownHost,
           auth: this.options.auth,
           ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),

@@ -13,6 +13,7 @@ export async function loadDemoModules(runDir) {
       contents: [
         "export { startDemo } from './src/demo/demoRunner';",
         "export { demoKubeconfigYaml } from './src/demo/demoKubeconfig';",
+        "export { makeNode } from './src/demo/nodeFactory';",
         "export { DEMO_CONTEXTS, findDemoNode, nodeMomentAt, plegNotReadyNodeAt } from './src/demo/demoCluster';",
       ].join('\n'),
       resolveDir: REPO,

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NODE_ACCESS_SECTION, NodeAccessKeys } from '../../../src/host/config/settings';
 import { CommandIds } from '../../../src/shared/commandIds';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -96,13 +97,24 @@ describe('manifest conventions', () => {
 
   it('settings have a default, a markdown description and an explicit scope; kubeconfig is machine-scoped', () => {
     const props = manifest.contributes.configuration.properties;
-    expect(Object.keys(props).sort()).toEqual(['plegDoctor.contexts.exclude', 'plegDoctor.kubeconfig', 'plegDoctor.showOnlyUnhealthy']);
+    expect(Object.keys(props).sort()).toEqual(
+      [
+        'plegDoctor.contexts.exclude',
+        'plegDoctor.kubeconfig',
+        'plegDoctor.showOnlyUnhealthy',
+        ...Object.values(NodeAccessKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
+      ].sort(),
+    );
     for (const [key, p] of Object.entries(props)) {
       expect(p.default, key).toBeDefined();
       expect(p.scope, key).toBeDefined();
       expect(p.markdownDescription, key).toMatch(/^%[\w.]+%$/);
     }
     expect(props['plegDoctor.kubeconfig']!.scope).toBe('machine');
+    // Anything that says where to connect, with which key or config, may not come from a workspace.
+    for (const key of ['clusters', 'identityFiles', 'sshConfigFile', 'criEndpoint', 'useSshAgent']) {
+      expect(props[`plegDoctor.nodeAccess.${key}`]!.scope, key).toBe('machine');
+    }
   });
 
   it('the activity bar container and view have icons that exist', () => {

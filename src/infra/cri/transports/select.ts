@@ -77,12 +77,34 @@ async function probe(client: CriReader, timeoutMs: number, signal?: AbortSignal)
   }
 }
 
-async function hasCommand(host: RemoteHost, argv: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-  try {
-    const result = await host.exec(argv, { timeoutMs, ...(signal ? { signal } : {}) });
-    return result.exitCode === 0;
-  } catch {
-    return false;
+/** What a `<tool> --version`-style check found; a check that did not finish says so and is never read as "not installed". */
+type CommandCheck = { present: true } | { present: false; detail: string };
+
+async function checkCommand(host: RemoteHost, tool: string, argv: string[], absent: string, timeoutMs: number, signal?: AbortSignal): Promise<CommandCheck> {
+  // An exec that throws (connection lost, cancelled, channel refused) tells us nothing about the tool:
+  // the real cause goes to the caller instead of a misleading "not installed".
+  const result = await host.exec(argv, { timeoutMs, ...(signal ? { signal } : {}) });
+  if (result.exitCode === 0) return { present: true };
+  const command = `\`${argv.join(' ')}\``;
+  if (result.timedOut) return { present: false, detail: `could not check for ${tool}: ${command} did not finish within ${timeoutMs} ms on ${host.description}` };
+  const stderr = result.stderr.trim().split('\n').slice(0, 2).join(' ').slice(0, 200);
+  const exit = result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit ${result.exitCode}`;
+  const why = result.exitCode === 127 ? absent : `${absent} (${command}: ${exit}${stderr !== '' ? `: ${stderr}` : ''})`;
+  return { present: false, detail: why };
+}
+
+const forwardRefused = 'the SSH server refused to forward the socket (stream-local forwarding disabled?)';
+
+/**
+ * OpenSSH answers a refused direct-streamlocal channel with the same "open failed" as a missing socket, so
+ * the channel error alone cannot say which; once the socket is known to be there and usable, the failed
+ * unixSocket attempt is reworded to name the refusal.
+ */
+function markForwardRefused(attempts: TransportAttempt[], qualifier: string): void {
+  for (const attempt of attempts) {
+    if (attempt.kind === 'unixSocket' && !attempt.ok && !attempt.detail.startsWith(forwardRefused)) {
+      attempt.detail = `${forwardRefused}${qualifier}; the channel error was: ${attempt.detail}`;
+    }
   }
 }
 
@@ -110,6 +132,7 @@ export async function selectTransport(host: RemoteHost, options: SelectTransport
   const attempts: TransportAttempt[] = [];
   const wanted: 'auto' | TransportKind = options.transport === 'forward' ? 'unixSocket' : options.transport === 'exec' ? 'execRelay' : (options.transport ?? 'auto');
   const chosen = (kind: TransportKind, client: CriReader, reason: string, diagnosis?: SocketDiagnosis): TransportSelection => {
+    if (kind !== 'unixSocket' && diagnosis?.problem === 'accessible') markForwardRefused(attempts, ` (the socket exists and is reachable through ${kind})`);
     attempts.push({ kind, ok: true, detail: reason });
     logger.info(`CRI transport ${kind} for ${host.description}: ${reason}`);
     return { kind, client, endpoint, socketPath, reason, attempts, ...(diagnosis ? { diagnosis } : {}) };
@@ -121,6 +144,8 @@ export async function selectTransport(host: RemoteHost, options: SelectTransport
       return chosen(kind, client, reason, diagnosis);
     } catch (error) {
       client.close();
+      // A cancelled probe says nothing about the transport: stop selecting instead of trying the next one.
+      if (signal?.aborted === true) throw error;
       const detail = error instanceof Error ? error.message : String(error);
       attempts.push({ kind, ok: false, detail });
       logger.debug(`CRI transport ${kind} failed: ${detail}`);
@@ -138,6 +163,16 @@ export async function selectTransport(host: RemoteHost, options: SelectTransport
     if (picked) return picked;
     if (wanted === 'unixSocket') {
       const diagnosis = await diagnoseSocket(host, socketPath, { timeoutMs: probeMs, ...sig });
+      if (diagnosis.problem === 'accessible') {
+        markForwardRefused(attempts, ', or nothing listens on it (the socket exists and this user may open it)');
+        throw new TransportSelectionError(
+          `cannot reach CRI at ${socketPath} through a stream-local forward: the socket exists and uid ${String(diagnosis.uid)} may open it, ` +
+            `so ${forwardRefused}, or nothing listens on it; check AllowStreamLocalForwarding / DisableForwarding in the node's sshd_config, ` +
+            `or use the exec transport (socat on the node) (${attempts.map((a) => a.detail).join('; ')})`,
+          attempts,
+          diagnosis,
+        );
+      }
       throw new TransportSelectionError(`cannot reach CRI at ${socketPath}: ${diagnosis.message} (${attempts.map((a) => a.detail).join('; ')})`, attempts, diagnosis);
     }
   }
@@ -148,31 +183,52 @@ export async function selectTransport(host: RemoteHost, options: SelectTransport
     throw new TransportSelectionError(diagnosis.message, attempts, diagnosis);
   }
   const root = options.sudo !== undefined ? !options.sudo : await isRoot();
+  const triedStream = attempts.some((a) => a.kind === 'unixSocket');
   const why =
     diagnosis.problem === 'permissionDenied'
       ? 'the socket is root-only for this user'
-      : 'a direct stream to the socket failed (stream-local forwarding refused?)';
+      : !triedStream
+        ? `the ${wanted} transport was asked for`
+        : // The user may open the socket, so a transport below that reaches it proves the stream failed
+          // because sshd would not forward it; `chosen` then says so in the unixSocket attempt as well.
+          forwardRefused;
 
   if (wanted === 'execRelay' || wanted === 'auto') {
-    const haveSocat = await hasCommand(host, root ? ['socat', '-V'] : ['sudo', '-n', 'socat', '-V'], probeMs, signal);
-    if (haveSocat) {
+    const socat = await checkCommand(
+      host,
+      'socat',
+      root ? ['socat', '-V'] : ['sudo', '-n', 'socat', '-V'],
+      root ? 'socat is not installed on the node' : 'socat is not installed or `sudo -n socat` is not allowed',
+      probeMs,
+      signal,
+    );
+    if (socat.present) {
       const picked = await tryClient('execRelay', execRelayClient(host, socketPath, !root, clientOptions), `${why}: relaying through ${root ? '' : 'sudo -n '}socat on the node`, diagnosis);
       if (picked) return picked;
     } else {
-      attempts.push({ kind: 'execRelay', ok: false, detail: root ? 'socat is not installed on the node' : 'socat is not installed or `sudo -n socat` is not allowed' });
+      attempts.push({ kind: 'execRelay', ok: false, detail: socat.detail });
     }
   }
   if (wanted === 'crictl' || wanted === 'auto') {
-    const haveCrictl = await hasCommand(host, root ? ['crictl', '--version'] : ['sudo', '-n', 'crictl', '--version'], probeMs, signal);
-    if (haveCrictl) {
+    const crictl = await checkCommand(
+      host,
+      'crictl',
+      root ? ['crictl', '--version'] : ['sudo', '-n', 'crictl', '--version'],
+      root ? 'crictl is not installed on the node' : 'crictl is not installed or `sudo -n crictl` is not allowed',
+      probeMs,
+      signal,
+    );
+    if (crictl.present) {
       const picked = await tryClient('crictl', new CrictlReader(host, endpoint, !root, clientOptions), `${why}, and no usable socat: using crictl on the node`, diagnosis);
       if (picked) return picked;
     } else {
-      attempts.push({ kind: 'crictl', ok: false, detail: root ? 'crictl is not installed on the node' : 'crictl is not installed or `sudo -n crictl` is not allowed' });
+      attempts.push({ kind: 'crictl', ok: false, detail: crictl.detail });
     }
   }
+  const failedWhy =
+    diagnosis.problem === 'permissionDenied' ? diagnosis.message : triedStream ? `a direct stream to the socket failed (${forwardRefused}, or nothing listens on it?)` : why;
   throw new TransportSelectionError(
-    `no way to speak CRI on ${host.description}: ${diagnosis.problem === 'permissionDenied' ? diagnosis.message : why}; tried ${attempts.map((a) => `${a.kind} (${a.detail})`).join(', ')}`,
+    `no way to speak CRI on ${host.description}: ${failedWhy}; tried ${attempts.map((a) => `${a.kind} (${a.detail})`).join(', ')}`,
     attempts,
     diagnosis,
   );
