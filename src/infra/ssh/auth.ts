@@ -57,7 +57,7 @@ async function unlock(
   if (!isParsedKey(unlocked)) {
     // A wrong stored passphrase must not be retried forever: forget it so the next attempt asks again.
     await options.secrets?.delete(secretKey);
-    throw new SshPassphraseError(target, keyPath);
+    throw new SshPassphraseError(target, keyPath, stored !== undefined);
   }
   if (stored === undefined) await options.secrets?.store(secretKey, passphrase);
   return unlocked;

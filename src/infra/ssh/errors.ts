@@ -155,8 +155,10 @@ export class SshPassphraseError extends SshError {
   constructor(
     target: string,
     readonly keyPath: string,
+    /** The wrong passphrase came from the secret store (and was deleted there), not from the user just now. */
+    readonly wasStored = false,
   ) {
-    super(`wrong passphrase for identity file ${keyPath}; the stored passphrase was forgotten, you will be asked again`, target);
+    super(`wrong passphrase for identity file ${keyPath}; ${wasStored ? 'the stored passphrase was forgotten, you will be asked again' : 'try again'}`, target);
   }
 }
 

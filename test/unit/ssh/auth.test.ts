@@ -61,6 +61,16 @@ describe('prepareAuth', () => {
     const error = await prepareAuth({ identityFiles: [encrypted], secrets }, 'root@n:22', silentLogger).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SshPassphraseError);
     expect((error as Error).message).toContain(encrypted);
+    expect((error as Error).message).toMatch(/stored passphrase was forgotten/);
+    expect(await secrets.get(passphraseSecretKey(encrypted))).toBeUndefined();
+  });
+
+  it('does not claim to forget a stored passphrase when the user just typed the wrong one', async () => {
+    const { encrypted } = keyFiles();
+    const secrets = new MemorySecretStore();
+    const error = await prepareAuth({ identityFiles: [encrypted], secrets, getPassphrase: () => Promise.resolve('wrong') }, 'root@n:22', silentLogger).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SshPassphraseError);
+    expect((error as Error).message).not.toMatch(/stored/);
     expect(await secrets.get(passphraseSecretKey(encrypted))).toBeUndefined();
   });
 });
