@@ -193,36 +193,26 @@ export async function selectTransport(host: RemoteHost, options: SelectTransport
           // because sshd would not forward it; `chosen` then says so in the unixSocket attempt as well.
           forwardRefused;
 
-  if (wanted === 'execRelay' || wanted === 'auto') {
-    const socat = await checkCommand(
+  // The node-side fallbacks, in order: each needs one tool on the node (under `sudo -n` unless root).
+  const fallbacks: { kind: 'execRelay' | 'crictl'; tool: string; versionFlag: string; client: () => CriReader; reason: string }[] = [
+    { kind: 'execRelay', tool: 'socat', versionFlag: '-V', client: () => execRelayClient(host, socketPath, !root, clientOptions), reason: `${why}: relaying through ${root ? '' : 'sudo -n '}socat on the node` },
+    { kind: 'crictl', tool: 'crictl', versionFlag: '--version', client: () => new CrictlReader(host, endpoint, !root, clientOptions), reason: `${why}, and no usable socat: using crictl on the node` },
+  ];
+  for (const fallback of fallbacks) {
+    if (wanted !== fallback.kind && wanted !== 'auto') continue;
+    const check = await checkCommand(
       host,
-      'socat',
-      root ? ['socat', '-V'] : ['sudo', '-n', 'socat', '-V'],
-      root ? 'socat is not installed on the node' : 'socat is not installed or `sudo -n socat` is not allowed',
+      fallback.tool,
+      root ? [fallback.tool, fallback.versionFlag] : ['sudo', '-n', fallback.tool, fallback.versionFlag],
+      root ? `${fallback.tool} is not installed on the node` : `${fallback.tool} is not installed or \`sudo -n ${fallback.tool}\` is not allowed`,
       probeMs,
       signal,
     );
-    if (socat.present) {
-      const picked = await tryClient('execRelay', execRelayClient(host, socketPath, !root, clientOptions), `${why}: relaying through ${root ? '' : 'sudo -n '}socat on the node`, diagnosis);
+    if (check.present) {
+      const picked = await tryClient(fallback.kind, fallback.client(), fallback.reason, diagnosis);
       if (picked) return picked;
     } else {
-      attempts.push({ kind: 'execRelay', ok: false, detail: socat.detail });
-    }
-  }
-  if (wanted === 'crictl' || wanted === 'auto') {
-    const crictl = await checkCommand(
-      host,
-      'crictl',
-      root ? ['crictl', '--version'] : ['sudo', '-n', 'crictl', '--version'],
-      root ? 'crictl is not installed on the node' : 'crictl is not installed or `sudo -n crictl` is not allowed',
-      probeMs,
-      signal,
-    );
-    if (crictl.present) {
-      const picked = await tryClient('crictl', new CrictlReader(host, endpoint, !root, clientOptions), `${why}, and no usable socat: using crictl on the node`, diagnosis);
-      if (picked) return picked;
-    } else {
-      attempts.push({ kind: 'crictl', ok: false, detail: crictl.detail });
+      attempts.push({ kind: fallback.kind, ok: false, detail: check.detail });
     }
   }
   const failedWhy =
