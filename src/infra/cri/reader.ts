@@ -11,6 +11,7 @@ import type {
   CriRuntimeStatus,
   CriVersion,
 } from '../../core/parse/criTypes';
+import type { CriCallTiming } from '../../core/node/nodeSnapshotTypes';
 
 export interface CriCallOptions {
   /** Per-call deadline; the reader's default applies when absent. */
@@ -18,14 +19,7 @@ export interface CriCallOptions {
   signal?: AbortSignal;
 }
 
-export interface CriCallTiming {
-  method: string;
-  /** The sandbox or container the call was about. */
-  id?: string;
-  ms: number;
-  ok: boolean;
-  error?: { code: number; codeName: string; message: string };
-}
+export type { CriCallTiming } from '../../core/node/nodeSnapshotTypes';
 
 export interface ContainerListFilter {
   podSandboxId?: string;

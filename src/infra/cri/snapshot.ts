@@ -6,10 +6,9 @@
 import type {
   CriContainer,
   CriContainerStatus,
-  CriPodSandbox,
   CriPodSandboxStatus,
-  CriRuntimeCondition,
 } from '../../core/parse/criTypes';
+import type { CriSnapshot, SnapshotError, SnapshotFinding } from '../../core/node/nodeSnapshotTypes';
 import type { RuntimeContainer, RuntimePod, ContainerState } from '../../core/pleg/types';
 import { boundedMap } from './boundedMap';
 import { CriError } from './criError';
@@ -31,37 +30,7 @@ export interface SnapshotOptions {
   now?: () => Date;
 }
 
-export interface SnapshotError {
-  method: string;
-  id?: string;
-  code: number;
-  codeName: string;
-  message: string;
-  ms: number;
-}
-
-export type SnapshotFinding =
-  | { kind: 'runtimeUnresponsive'; message: string; methods: string[] }
-  | { kind: 'runtimeUnreachable'; message: string; methods: string[] }
-  | { kind: 'hungShim'; sandboxId: string; podName: string; podNamespace: string; message: string }
-  | { kind: 'slowCalls'; message: string; methods: string[] };
-
-export interface CriSnapshot {
-  /** ISO time the snapshot started. */
-  time: string;
-  source: string;
-  runtime?: { name: string; version: string; apiVersion: string };
-  status?: { conditions: CriRuntimeCondition[] };
-  sandboxes: CriPodSandbox[];
-  containers: CriContainer[];
-  sandboxStatuses: CriPodSandboxStatus[];
-  containerStatuses: CriContainerStatus[];
-  stats?: { id: string; name: string; cpuUsageCoreNanoSeconds?: string; memoryWorkingSetBytes?: string }[];
-  timings: CriCallTiming[];
-  errors: SnapshotError[];
-  findings: SnapshotFinding[];
-  durationMs: number;
-}
+export type { CriSnapshot, SnapshotError, SnapshotFinding } from '../../core/node/nodeSnapshotTypes';
 
 /** Calls slower than this are reported (the kubelet's relist budget is 1 s per period; 3 min is the threshold). */
 const SLOW_CALL_MS = 1_000;

@@ -15,30 +15,13 @@ import {
   parseProcessStates,
   parseSystemdVersion,
   parseUptime,
-  type LoadAverage,
-  type LoadVerdict,
   type ProcessStateRow,
 } from '../../core/parse/probes';
+import type { NodeProbeReport, ProbeOutcome } from '../../core/node/nodeSnapshotTypes';
 import type { ExecResult, RemoteHost } from '../remote';
 import { probeCommands } from '../ssh/command';
 
-export type ProbeOutcome<T> =
-  | { status: 'ok'; value: T; durationMs: number }
-  | { status: 'absent'; durationMs: number }
-  | { status: 'timeout'; durationMs: number }
-  | { status: 'failed'; error: string; durationMs: number };
-
-export interface NodeProbeReport {
-  host: string;
-  runtimeProcesses: ProbeOutcome<ProcessStateRow[]>;
-  load: ProbeOutcome<{ loadavg: LoadAverage; cpus: number; verdict: LoadVerdict }>;
-  dStateProcesses: ProbeOutcome<ProcessStateRow[]>;
-  systemd: ProbeOutcome<{ version: number; full: string }>;
-  uptimeSeconds: ProbeOutcome<number>;
-  kernel: ProbeOutcome<string>;
-  kubeletVersion: ProbeOutcome<string>;
-  containerdVersion: ProbeOutcome<{ version: string; revision?: string }>;
-}
+export type { NodeProbeReport, ProbeOutcome } from '../../core/node/nodeSnapshotTypes';
 
 export interface NodeProbeOptions {
   /** Per probe. */
