@@ -10,6 +10,8 @@ import { registerGeneralCommands } from './host/commands/registerGeneralCommands
 import { readSettings } from './host/config/settings';
 import { outputChannelLogger } from './host/logging/outputChannelLogger';
 import { registerKubeletLogClient } from './host/lsp/registerKubeletLogClient';
+import { registerDiagnostics } from './host/diagnostics/registerDiagnostics';
+import { NodeAccessRuntime } from './host/nodeAccess/nodeAccessRuntime';
 import { registerNodeAccess } from './host/nodeAccess/registerNodeAccess';
 import { registerTimelinePanel } from './host/panels/timelinePanel';
 import type { Services } from './host/services';
@@ -38,7 +40,10 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(...registerStatusBar(services));
   context.subscriptions.push(...registerGeneralCommands(services));
   context.subscriptions.push(...registerTimelinePanel(context, services));
-  context.subscriptions.push(...registerNodeAccess(context, services));
+  const nodeAccess = new NodeAccessRuntime(context, logger);
+  context.subscriptions.push(nodeAccess);
+  context.subscriptions.push(...registerNodeAccess(services, nodeAccess));
+  context.subscriptions.push(...registerDiagnostics(services, nodeAccess));
   const languageClient = registerKubeletLogClient(context, services);
   stopLanguageServer = languageClient.stop;
   context.subscriptions.push(...languageClient.disposables);

@@ -14,6 +14,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Classify Nodes from a file or stdin (Node, NodeList, or `kubectl get nodes -o json`)',
     load: async () => (await import('./commands/classify')).classifyCommand,
   },
+  diagnose: {
+    summary: 'Diagnose one node: API and kubelet evidence (and, with --ssh, a CRI snapshot) → a report',
+    load: async () => {
+      const [{ createDiagnoseCommand }, { createKubeGateway }] = await Promise.all([import('./commands/diagnose'), import('../infra/kube/createGateway')]);
+      return createDiagnoseCommand(createKubeGateway);
+    },
+  },
   nodes: {
     summary: 'List the live nodes of every kubeconfig context with their verdicts',
     load: async () => {

@@ -10,6 +10,7 @@ import { startFakeApiServer } from './apiServer/server';
 import { DEMO_CONTEXTS, demoNodeAt, nodeMomentAt, readyEvent } from './demoCluster';
 import type { DemoContextSpec } from './demoCluster';
 import type { KubeconfigEntry } from './demoKubeconfig';
+import { demoKubeletProxy } from './kubeletEndpoints';
 
 export interface DemoRunnerOptions {
   /** Demo time zero (epoch ms); defaults to the start. The script is a function of now − origin. */
@@ -75,6 +76,8 @@ export async function startDemo(options: DemoRunnerOptions = {}): Promise<Runnin
       const startAt = now();
       const nodes = spec.nodes.map((n) => demoNodeAt(n, originMs, startAt));
       const server = await startFakeApiServer({ auth: { kind: 'token', token }, bookmarkIntervalMs: 60_000, nodes });
+      // The kubelets behind the node proxy answer from whatever node object the stand-in serves now.
+      server.setNodeProxy(demoKubeletProxy((name) => server.getNode(name), () => new Date(now())));
       nodes.forEach((node, i) => {
         const name = node.metadata?.name ?? '';
         lastJson.set(`${spec.context}/${name}`, JSON.stringify(node));

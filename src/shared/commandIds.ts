@@ -16,6 +16,7 @@ export const CommandIds = {
   forgetSshPassphrases: 'plegDoctor.forgetSshPassphrases',
   openTrustedHostKeys: 'plegDoctor.openTrustedHostKeys',
   configureNodeAccess: 'plegDoctor.configureNodeAccess',
+  diagnoseNode: 'plegDoctor.diagnoseNode',
 } as const;
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];

@@ -7,7 +7,10 @@
 // connections shows an error item; (5) the what-if timeline webview runs a simulation and draws it;
 // (6) a CRI snapshot of a real node (test/support/node-stack.sh: sshd + containerd + pods) over SSH, through
 // the unknown-host-key modal (refused once, then trusted) and the key-passphrase box, and a second one that
-// asks nothing. The node stack is started when it is not up, and then taken down (and checked) at the end.
+// asks nothing; (7) Diagnose Node on the PLEG node (context menu) and on a Ready node (palette): the
+// Markdown report, its preview, the notification and the node-proxy requests the stand-in saw, and a
+// cancelled diagnosis ending at once; after (6), a diagnosis that reads the stack's node over SSH. The
+// node stack is started when it is not up, and then taken down (and checked) at the end.
 // Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
 //
 // Env: PLEG_E2E_KEEP=1 keeps the run dir; PLEG_E2E_REBUILD=1 repackages the .vsix; PLEG_E2E_VSIX=<file>
@@ -22,6 +25,7 @@ import { freePort, processesMentioning } from './lib/processes.mjs';
 import { loadDemoModules } from './lib/standIn.mjs';
 import { ensureNodeStack, tearDownNodeStack } from './lib/nodeStack.mjs';
 import { STACK_NODE, prepareNodeAccess, runCriSnapshotChecks } from './lib/criSnapshotCheck.mjs';
+import { runDiagnoseChecks, runNodeSideDiagnoseCheck } from './lib/diagnoseCheck.mjs';
 import { launchBrowser, openWorkbench, readHover, readTreeRows, rowLocator, waitForDescription, widenSidebar } from './lib/workbench.mjs';
 
 const FLIP_BOUND_MS = 2000;
@@ -354,6 +358,9 @@ async function main() {
         return text.slice(0, 200);
       });
 
+      // Before (6): its window reload would otherwise leave this check to find the tree again.
+      await runDiagnoseChecks({ page, check, shot, log, demo, userDataDir: dirs.userData });
+
       if (access) {
         /** After a window reload: the view open again and `name`'s row shown (contexts expanded as needed). */
         const showNode = async (name) => {
@@ -370,6 +377,7 @@ async function main() {
           throw new Error(`${name} is not in the tree ${TREE_TIMEOUT_MS} ms after the reload; rows: ${(await readTreeRows(page)).map((r) => r.label).join(', ')}`);
         };
         await runCriSnapshotChecks({ page, check, shot, log, demo, makeNode: demoModules.makeNode, access, userDataDir: dirs.userData, serverLog, showNode });
+        await runNodeSideDiagnoseCheck({ page, check, shot, node: STACK_NODE });
       } else {
         record(`(6) a CRI snapshot of ${STACK_NODE} over SSH`, false, `no node stack: ${accessError?.message ?? 'unknown error'}`);
       }

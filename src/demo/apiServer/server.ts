@@ -36,6 +36,11 @@ export interface NodeProxyAnswer {
   status?: number;
   contentType?: string;
   body: string;
+  /**
+   * Sends the headers and this many bytes of the body, then stalls until the client gives up (or the
+   * stand-in closes): a kubelet whose /metrics collectors block on a hung runtime mid-scrape.
+   */
+  stallAfterBytes?: number;
 }
 
 export type NodeProxyHandler = (node: string, path: string, query: URLSearchParams) => NodeProxyAnswer | undefined | Promise<NodeProxyAnswer | undefined>;
@@ -239,6 +244,11 @@ class StandIn implements FakeApiServer, FakeApiServerExtras {
       return;
     }
     const body = Buffer.from(answer.body, 'utf8');
+    if (answer.stallAfterBytes !== undefined) {
+      res.writeHead(answer.status ?? 200, { 'Content-Type': answer.contentType ?? 'text/plain; charset=utf-8' });
+      res.write(body.subarray(0, Math.min(answer.stallAfterBytes, body.length)));
+      return;
+    }
     res.writeHead(answer.status ?? 200, { 'Content-Type': answer.contentType ?? 'text/plain; charset=utf-8', 'Content-Length': body.length });
     res.end(body);
   }

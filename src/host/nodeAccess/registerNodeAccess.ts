@@ -1,10 +1,8 @@
-// Node access in the editor: the CRI snapshot command, the snapshot documents, the SSH pool's lifetime
-// (created on first use, replaced on settings changes, closed on deactivate), the prompts and the
-// settings warnings, plus the small commands around them.
+// Node access in the editor: the CRI snapshot command, the snapshot documents, the settings warnings and
+// the small commands around them. The SSH pool, the prompts and the secrets live in NodeAccessRuntime
+// (shared with Diagnose Node); a settings change makes it reopen connections on next use.
 
 import { mkdir, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NodeAccessSettingsProblem } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
@@ -12,40 +10,13 @@ import { NODE_ACCESS_SECTION, readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
-import { createHostKeyPrompt } from './hostKeyPrompt';
-import { createPassphrasePrompt } from './passphrasePrompt';
-import { SecretStorageStore } from './secretStorageStore';
+import type { NodeAccessRuntime } from './nodeAccessRuntime';
 import { SnapshotDocuments } from './snapshotDocuments';
-import type { SshPoolHolder } from './sshPoolHolder';
-import type { takeCriSnapshot } from './takeSnapshotCommand';
 
-interface SnapshotRuntime {
-  pools: SshPoolHolder;
-  take: typeof takeCriSnapshot;
-}
-
-export function registerNodeAccess(context: vscode.ExtensionContext, services: Services): vscode.Disposable[] {
+export function registerNodeAccess(services: Services, runtime: NodeAccessRuntime): vscode.Disposable[] {
   const { logger } = services;
-  const storageDir = context.globalStorageUri.fsPath;
-  const ownKnownHosts = join(storageDir, 'known_hosts');
-  const secrets = new SecretStorageStore(context.secrets, context.globalState);
-  const poolOptions = {
-    readOnlyKnownHosts: [join(homedir(), '.ssh', 'known_hosts'), '/etc/ssh/ssh_known_hosts'],
-    ownKnownHosts,
-    confirmUnknownHost: createHostKeyPrompt((message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items), t),
-    getPassphrase: createPassphrasePrompt((options) => vscode.window.showInputBox(options), t),
-    secrets,
-    logger,
-    agentSocket: () => process.env['SSH_AUTH_SOCK'],
-  };
+  const { storageDir, ownKnownHosts, secrets } = runtime;
   const documents = new SnapshotDocuments();
-  // ssh2, gRPC and the CRI code load on the first snapshot, not at activation (like the Kubernetes client).
-  let runtime: Promise<SnapshotRuntime> | undefined;
-  const loadRuntime = (): Promise<SnapshotRuntime> =>
-    (runtime ??= Promise.all([import('./sshPoolHolder'), import('./takeSnapshotCommand')]).then(([holder, command]) => ({
-      pools: new holder.SshPoolHolder(poolOptions),
-      take: command.takeCriSnapshot,
-    })));
 
   // One warning per distinct set of problems; the log gets every problem each time the settings change.
   let shownProblems = '';
@@ -64,11 +35,8 @@ export function registerNodeAccess(context: vscode.ExtensionContext, services: S
 
   return [
     documents,
-    new vscode.Disposable(() => void runtime?.then((r) => r.pools.dispose())),
     vscode.commands.registerCommand(CommandIds.takeCriSnapshot, async (element?: TreeElement) => {
-      // The host directory must exist before a key can be remembered there.
-      await mkdir(storageDir, { recursive: true, mode: 0o700 });
-      const { pools, take } = await loadRuntime();
+      const { pools, take } = await runtime.load();
       await take(element, { session: services.session, pools, documents, logger, ownKnownHosts });
     }),
     vscode.commands.registerCommand(CommandIds.forgetSshPassphrases, async () => {
@@ -97,7 +65,7 @@ export function registerNodeAccess(context: vscode.ExtensionContext, services: S
     vscode.commands.registerCommand(CommandIds.configureNodeAccess, () => vscode.commands.executeCommand('workbench.action.openSettings', NODE_ACCESS_SECTION)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(NODE_ACCESS_SECTION)) return;
-      void runtime?.then((r) => r.pools.reset());
+      runtime.reset();
       checkSettings();
     }),
   ];

@@ -3,12 +3,13 @@
 
 import * as vscode from 'vscode';
 import { t } from '../l10n';
+import { BoundedContents } from './boundedContents';
 import { SNAPSHOT_SCHEME, snapshotDocumentContent, snapshotUriParts, type SnapshotDocumentInput } from './snapshotDocument';
 
 const MAX_DOCUMENTS = 20;
 
 export class SnapshotDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly contents = new Map<string, string>();
+  private readonly contents = new BoundedContents(MAX_DOCUMENTS);
   private sequence = 0;
   private readonly registration: vscode.Disposable;
 
@@ -27,11 +28,6 @@ export class SnapshotDocuments implements vscode.TextDocumentContentProvider, vs
   async open(input: SnapshotDocumentInput): Promise<vscode.Uri> {
     const uri = vscode.Uri.from(snapshotUriParts(input.context, input.node, ++this.sequence, input.takenAt));
     this.contents.set(uri.toString(), snapshotDocumentContent(input));
-    while (this.contents.size > MAX_DOCUMENTS) {
-      const oldest = this.contents.keys().next().value;
-      if (oldest === undefined) break;
-      this.contents.delete(oldest);
-    }
     const document = await vscode.workspace.openTextDocument(uri);
     const json = document.languageId === 'json' ? document : await vscode.languages.setTextDocumentLanguage(document, 'json');
     await vscode.window.showTextDocument(json, { preview: false });

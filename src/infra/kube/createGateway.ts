@@ -1,15 +1,18 @@
 // The real KubeGateway: every context of every kubeconfig file, one self-healing node watch per request,
-// and the two on-demand reads the details view needs (node events, pod count).
+// the two on-demand reads the details view needs (node events, pod count), and the reads a diagnosis
+// needs (one Node, the kubelet's endpoints through the node proxy).
 
-import type { KubeEvent } from '../../core/kube/objects';
+import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import { toClusterError } from './errors';
-import type { ClusterError, ContextInfo, KubeGateway, NodeWatch } from './gateway';
+import type { ClusterError, ContextInfo, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch } from './gateway';
 import { createKubeClient } from './kubeClient';
 import type { KubeClient } from './kubeClient';
 import { KubeConfigError, loadKubeconfigs } from './kubeconfig';
 import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
+import { nodeProxyGet } from './nodeProxy';
+import { slimNode } from './slimNode';
 import { DEFAULT_NODE_WATCH_OPTIONS, ReflectorNodeWatch } from './nodeWatch';
 import type { NodeWatchOptions } from './nodeWatch';
 
@@ -144,6 +147,31 @@ class Gateway implements KubeGateway {
       token = list.metadata?.continue || undefined;
     } while (token);
     return count;
+  }
+
+  async getNode(context: string, node: string, signal?: AbortSignal): Promise<KubeNode> {
+    checkNodeName(node);
+    try {
+      return slimNode(await this.getJson(context, `/api/v1/nodes/${encodeURIComponent(node)}`, {}, { verb: 'get', resource: 'nodes' }, signal));
+    } catch (err) {
+      if (err instanceof KubeRequestError && err.error.httpStatus === 404) {
+        throw new KubeRequestError({ ...err.error, message: `There is no node "${node}" in context "${context}" (404 Not Found)` });
+      }
+      throw err;
+    }
+  }
+
+  async nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult> {
+    checkNodeName(node);
+    const started = performance.now();
+    let ctx: ResolvedContext;
+    try {
+      ctx = this.resolve(context);
+    } catch (err) {
+      const error = err instanceof KubeConfigError ? err.clusterError : toClusterError(err, { server: '', verb: 'get', resource: 'nodes/proxy' });
+      return { kind: 'failed', error, ms: Math.round(performance.now() - started) };
+    }
+    return nodeProxyGet(() => this.client(ctx), ctx.info.server, node, path, options, this.lifetime.signal);
   }
 
   dispose(): void {

@@ -62,6 +62,27 @@ export interface NodeWatch {
   dispose(): void;
 }
 
+/**
+ * The answer of `GET /api/v1/nodes/{node}/proxy{path}`: the kubelet's own HTTP endpoints (/metrics,
+ * /configz, /healthz, /debug/pprof/…) reached through the API server. A deadline that passes is an
+ * outcome, not an exception: a kubelet whose /metrics hangs is telling us something.
+ */
+export type NodeProxyResult =
+  | { kind: 'ok'; body: string; ms: number; contentType?: string }
+  /** A non-2xx answer; `error` names it (403 → `get` on `nodes/proxy`; 502/503 → the API server cannot reach the kubelet). */
+  | { kind: 'httpError'; httpStatus: number; error: ClusterError; body: string; ms: number }
+  | { kind: 'timeout'; ms: number }
+  /** No HTTP answer at all (connection refused, TLS, …), or the body exceeded maxBytes. */
+  | { kind: 'failed'; error: ClusterError; ms: number };
+
+export interface NodeProxyOptions {
+  timeoutMs: number;
+  /** Abort rejects the promise with an error named 'AbortError'. */
+  signal?: AbortSignal;
+  /** Bodies larger than this are cut off and reported as failed (default 16 MiB). */
+  maxBytes?: number;
+}
+
 export interface KubeGateway {
   /** Every context of every file in KUBECONFIG (or ~/.kube/config). Throws KubeConfigError on bad input. */
   listContexts(): ContextInfo[];
@@ -70,5 +91,9 @@ export interface KubeGateway {
   listNodeEvents(context: string, node: string, signal?: AbortSignal): Promise<KubeEvent[]>;
   /** Pods scheduled on the node (spec.nodeName field selector), all namespaces. */
   countPods(context: string, node: string, signal?: AbortSignal): Promise<number>;
+  /** One Node by name (GET); rejects with a ClusterError-carrying error (404 names the node). */
+  getNode(context: string, node: string, signal?: AbortSignal): Promise<KubeNode>;
+  /** `path` starts with '/', may carry a query (e.g. '/debug/pprof/goroutine?debug=2'). */
+  nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult>;
   dispose(): void;
 }

@@ -11,6 +11,7 @@ import { request as httpsRequest } from 'node:https';
 import type * as ClientNodeTypes from '@kubernetes/client-node';
 import type { ResolvedContext } from './kubeconfig';
 import { KubeConfigError } from './kubeconfig';
+import { abortable } from '../../core/util/abortable';
 import { KubeHttpError, KubeTimeoutError } from './errors';
 
 type ClientNode = typeof ClientNodeTypes;
@@ -35,8 +36,37 @@ export interface StreamOptions {
   onOpen?: () => void;
 }
 
+/** A GET whose body is read as text whatever its status: the node proxy's answers (metrics, healthz, …). */
+export interface TextAnswer {
+  status: number;
+  body: string;
+  contentType?: string;
+}
+
+export interface TextRequestOptions {
+  signal?: AbortSignal;
+  /** Covers the headers and the whole body: a server that stalls mid-body still times out. */
+  timeoutMs: number;
+  /** The body is cut off here and the request fails with BodyTooLargeError. */
+  maxBytes: number;
+  accept?: string;
+}
+
+/** The answer's body grew beyond the caller's cap. */
+export class BodyTooLargeError extends Error {
+  constructor(
+    readonly url: string,
+    readonly maxBytes: number,
+  ) {
+    super(`the answer of ${url} exceeded ${maxBytes} bytes and was cut off`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
 export interface KubeClient {
   readonly server: string;
+  /** `pathAndQuery` is sent as given (already encoded), e.g. `/api/v1/nodes/n1/proxy/debug/pprof/goroutine?debug=2`. */
+  getText(pathAndQuery: string, options: TextRequestOptions): Promise<TextAnswer>;
   getJson(path: string, query: Query, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** Streams newline-delimited JSON; resolves when the server ends the stream cleanly. */
   streamLines(path: string, query: Query, onLine: (line: string) => void, options: StreamOptions): Promise<void>;
@@ -74,16 +104,48 @@ async function readBody(res: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Reads at most `maxBytes`; the response is destroyed as soon as the deadline or the caller aborts. */
+async function readCapped(res: IncomingMessage, signal: AbortSignal, maxBytes: number, url: string): Promise<string> {
+  const onAbort = (): void => {
+    res.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > maxBytes) {
+        res.destroy();
+        throw new BodyTooLargeError(url, maxBytes);
+      }
+      chunks.push(buf);
+    }
+  } catch (err) {
+    throw signal.aborted ? abortError(signal) : err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  if (signal.aborted) throw abortError(signal);
+  if (!res.complete) throw Object.assign(new Error(`the answer of ${url} ended before its end (premature close)`), { code: 'ECONNRESET' });
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 class HttpKubeClient implements KubeClient {
   constructor(
     readonly server: string,
     private readonly prepare: () => Promise<RequestOptions>,
   ) {}
 
-  private async open(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
-    const base = await this.prepare();
-    if (signal.aborted) throw abortError(signal);
-    const headers = { ...(base.headers as Record<string, string> | undefined), Accept: 'application/json', 'User-Agent': 'pleg-doctor/0.1' };
+  private async open(url: URL, signal: AbortSignal, accept = 'application/json'): Promise<IncomingMessage> {
+    // Credential plugins (exec, OIDC refresh) run here: the deadline and the caller's abort must cover them too.
+    const base = await abortable(this.prepare(), signal, () => {
+      const reason = abortError(signal);
+      return reason instanceof Error ? reason : new Error(String(reason));
+    });
+    const headers = { ...(base.headers as Record<string, string> | undefined), Accept: accept, 'User-Agent': 'pleg-doctor/0.1' };
     const options: RequestOptions = { ...base, method: 'GET', headers, signal };
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
     return await new Promise<IncomingMessage>((resolve, reject) => {
@@ -91,6 +153,22 @@ class HttpKubeClient implements KubeClient {
       req.on('error', (err) => reject(signal.aborted ? abortError(signal) : err));
       req.end();
     });
+  }
+
+  async getText(pathAndQuery: string, options: TextRequestOptions): Promise<TextAnswer> {
+    const url = new URL(this.server.replace(/\/+$/, '') + pathAndQuery);
+    const where = `${url.origin}${url.pathname}`;
+    const deadline = withDeadline(url, options.timeoutMs, options.signal);
+    try {
+      const res = await this.open(url, deadline.signal, options.accept ?? '*/*');
+      const body = await readCapped(res, deadline.signal, options.maxBytes, where);
+      const answer: TextAnswer = { status: res.statusCode ?? 0, body };
+      const type = res.headers['content-type'];
+      if (type !== undefined) answer.contentType = type;
+      return answer;
+    } finally {
+      deadline.clear();
+    }
   }
 
   async getJson(path: string, query: Query, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown> {

@@ -59,6 +59,9 @@ export class SshConnection implements RemoteHost {
   private connecting: Promise<Client> | undefined;
   private disposed = false;
   private readonly logger: Logger;
+  /** Channels open right now (exec, forwards); the pool only closes a connection that has none. */
+  private openChannels = 0;
+  private lastUsedMs = performance.now();
 
   constructor(private readonly options: SshConnectionOptions) {
     const { hop } = options;
@@ -70,12 +73,22 @@ export class SshConnection implements RemoteHost {
     return this.client !== undefined;
   }
 
+  /**
+   * Milliseconds since this connection last had a channel open, or undefined while it is busy (a channel
+   * open, or a connect in progress). Closed connections count as busy: the pool has already dropped them.
+   */
+  idleMs(now = performance.now()): number | undefined {
+    if (this.disposed || this.openChannels > 0 || this.connecting !== undefined) return undefined;
+    return Math.max(0, now - this.lastUsedMs);
+  }
+
   /** Connects if needed; concurrent callers share one attempt. */
   async connect(signal?: AbortSignal): Promise<Client> {
     if (this.disposed) throw new SshDisconnectedError(this.description, 'the connection was closed by PLEG Doctor');
     if (this.client !== undefined) return this.client;
     this.connecting ??= this.establish().finally(() => {
       this.connecting = undefined;
+      this.lastUsedMs = performance.now();
     });
     return abortable(this.connecting, signal, () => new SshAbortedError(this.description, 'connecting'));
   }
@@ -263,6 +276,11 @@ export class SshConnection implements RemoteHost {
             return;
           }
           this.stats.channelsOpened++;
+          this.openChannels++;
+          channel.once('close', () => {
+            this.openChannels--;
+            this.lastUsedMs = performance.now();
+          });
           onOpen?.(channel);
           resolve(channel);
         });

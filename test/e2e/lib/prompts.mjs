@@ -183,6 +183,9 @@ export async function pickContextMenuItem(page, target, label) {
     throw new Error(`the context menu has no "${label}" (it shows: ${seen.map((s) => s.trim()).filter(Boolean).join(' | ') || 'nothing'})`);
   }
   await item.first().click({ timeout: 5_000 });
+  // The menu closes with the pointer over the row: move it away before the row's hover opens, or the hover
+  // can lie over a modal the command shows next and take its clicks.
+  await page.mouse.move(5, 5);
 }
 
 /** One line naming the prompts on screen, for failure messages. */

@@ -66,6 +66,8 @@ function gateway(scripts: Record<string, Script>, listError?: Error) {
       },
       listNodeEvents: () => Promise.resolve([]),
       countPods: () => Promise.resolve(0),
+      getNode: (_context, node) => Promise.reject(new Error(`no node "${node}" in this fake`)),
+      nodeProxyGet: () => Promise.resolve({ kind: 'timeout', ms: 0 }),
       dispose: () => {
         disposed = true;
       },

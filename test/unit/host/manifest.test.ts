@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NODE_ACCESS_SECTION, NodeAccessKeys } from '../../../src/host/config/settings';
+import { DIAGNOSTICS_SECTION, DiagnosticsKeys } from '../../../src/host/diagnostics/diagnosticsSettings';
 import { CommandIds } from '../../../src/shared/commandIds';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -103,6 +104,7 @@ describe('manifest conventions', () => {
         'plegDoctor.kubeconfig',
         'plegDoctor.showOnlyUnhealthy',
         ...Object.values(NodeAccessKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
+        ...Object.values(DiagnosticsKeys).map((k) => `${DIAGNOSTICS_SECTION}.${k}`),
       ].sort(),
     );
     for (const [key, p] of Object.entries(props)) {

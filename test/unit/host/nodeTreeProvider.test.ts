@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as vscode from 'vscode';
 import type { CancellationToken } from 'vscode';
 import { classifyNode } from '../../../src/core/classify/classifyNode';
-import type { KubeEvent } from '../../../src/core/kube/objects';
+import type { KubeEvent, KubeNode } from '../../../src/core/kube/objects';
 import type { ContextNodes, NodeEntry } from '../../../src/core/tree/contextNodes';
 import { silentLogger } from '../../../src/core/util/logger';
 import { ClusterSession } from '../../../src/host/cluster/clusterSession';
 import type { TreeElement } from '../../../src/host/views/treeElements';
 import { NodeTreeProvider } from '../../../src/host/views/nodeTreeProvider';
-import type { ContextInfo, KubeGateway, WatchState } from '../../../src/infra/kube/gateway';
+import type { ContextInfo, KubeGateway, NodeProxyResult, WatchState } from '../../../src/infra/kube/gateway';
 import { FakeNodeSource } from '../tree/fakeNodeSource';
 import { makeNode, minutesAgo } from '../tree/nodeFixtures';
 
@@ -36,6 +36,12 @@ class FakeGateway implements KubeGateway {
   countPods(_c: string, _n: string, signal?: AbortSignal): Promise<number> {
     this.podCalls++;
     return this.pods(signal);
+  }
+  getNode(_c: string, node: string): Promise<KubeNode> {
+    return Promise.reject(new Error(`no node "${node}" in this fake`));
+  }
+  nodeProxyGet(): Promise<NodeProxyResult> {
+    return Promise.resolve({ kind: 'timeout', ms: 0 });
   }
   dispose(): void {
     this.disposed = true;

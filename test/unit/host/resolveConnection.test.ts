@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NodeEntry } from '../../../src/core/tree/contextNodes';
-import { resolveConnection } from '../../../src/host/nodeAccess/takeSnapshotCommand';
+import { resolveConnection } from '../../../src/host/nodeAccess/nodeSnapshotRunner';
 import { SshConfigError } from '../../../src/infra/ssh/errors';
 import { refuseUnknownHosts } from '../../../src/infra/ssh/hostVerifier';
 import { validateNodeAccessConfig } from '../../../src/infra/ssh/nodeAccessSettings';

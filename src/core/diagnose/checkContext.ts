@@ -1,0 +1,230 @@
+// Everything the checks share, computed once from the evidence: the classification, the Ready condition,
+// the kubelet version, the metric deltas between the two scrapes, the age of the last relist, the CRI
+// deadline. Checks read this instead of the raw evidence so that each rule is short and all of them agree
+// on the same figures.
+
+import { classifyNode } from '../classify/classifyNode';
+import type { NodeClassification } from '../classify/types';
+import type { KubeEvent } from '../kube/objects';
+import type { CriSnapshot, NodeProbeReport } from '../node/nodeSnapshotTypes';
+import type {
+  GoroutineSummary,
+  HealthzReport,
+  HistogramSummary,
+  KubeletConfigz,
+  KubeletMetricsSummary,
+} from '../parse/kubeletEndpointTypes';
+import { histogramDelta, histogramQuantile } from '../parse/kubeletMetrics';
+import { parseKubeletVersion, type KubeletVersion } from '../pleg/profiles';
+import type { Fetched, NodeEvidence, NodeSideEvidence } from './evidence';
+
+export const DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
+/** Field guide §1 item 6: unhealthy only when the last relist started strictly more than this ago. */
+export const PLEG_THRESHOLD_SECONDS = 180;
+
+/** One CRI operation type as the two scrapes show it. */
+export interface OperationView {
+  name: string;
+  /** Cumulative errors in the latest scrape. */
+  errors?: number;
+  /** Errors gained between the scrapes; undefined with one scrape or after a counter reset. */
+  errorsDelta?: number;
+  totalDelta?: number;
+  /** Duration samples of the interval when there were two scrapes, else every sample since kubelet start. */
+  duration?: HistogramSummary;
+  window: 'interval' | 'sinceStart';
+  /** Every sample since kubelet start (latest scrape). */
+  cumulative?: HistogramSummary;
+  p99Seconds?: number;
+}
+
+export interface CheckContext {
+  evidence: NodeEvidence;
+  now: Date;
+  nodeName: string;
+  classification: NodeClassification;
+  kubelet?: KubeletVersion;
+  /** The latest successful /metrics scrape (the later one when both answered). */
+  metrics?: KubeletMetricsSummary;
+  earlierMetrics?: KubeletMetricsSummary;
+  /** Seconds between the scrapes when both answered. */
+  intervalSeconds?: number;
+  operations: Map<string, OperationView>;
+  /** Relist durations: the interval's samples when there are any, else since kubelet start. */
+  relist?: { histogram: HistogramSummary; cumulative: HistogramSummary; window: 'interval' | 'sinceStart'; p99Seconds?: number };
+  /** now − kubelet_pleg_last_seen_seconds. */
+  plegLastSeenAgeSeconds?: number;
+  /** Discards gained between the scrapes, or undefined. */
+  discardDelta?: number;
+  runtimeRequestTimeoutMs: number;
+  runtimeRequestTimeoutKnown: boolean;
+  configz?: KubeletConfigz;
+  healthz?: HealthzReport;
+  goroutines?: GoroutineSummary;
+  events?: KubeEvent[];
+  podCount?: number;
+  nodeSide?: NodeSideEvidence;
+  snapshot?: CriSnapshot;
+  probes?: NodeProbeReport;
+  /** PLEG is unhealthy by the kubelet's Ready message or by the metric age. */
+  plegUnhealthy: boolean;
+}
+
+/** The value of an ok source; null (a collector bug) reads as absent rather than breaking every check. */
+export function okValue<T>(f: Fetched<T> | undefined): T | undefined {
+  if (f === undefined || f === null || f.status !== 'ok') return undefined;
+  return f.value === null ? undefined : f.value;
+}
+
+function finite(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n);
+}
+
+function safeQuantile(h: HistogramSummary | undefined, q: number): number | undefined {
+  if (h === undefined || !(h.count > 0)) return undefined;
+  try {
+    const v = histogramQuantile(h, q);
+    return finite(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeDelta(later: HistogramSummary | undefined, earlier: HistogramSummary | undefined): HistogramSummary | undefined {
+  if (later === undefined || earlier === undefined) return undefined;
+  try {
+    return histogramDelta(later, earlier);
+  } catch {
+    return undefined;
+  }
+}
+
+function counterDelta(later: number | undefined, earlier: number | undefined): number | undefined {
+  if (!finite(later) || !finite(earlier) || later < earlier) return undefined;
+  return later - earlier;
+}
+
+function operationViews(latest: KubeletMetricsSummary | undefined, earlier: KubeletMetricsSummary | undefined): Map<string, OperationView> {
+  const views = new Map<string, OperationView>();
+  const ops = latest?.runtimeOperations;
+  if (ops === undefined || ops === null || typeof ops !== 'object') return views;
+  for (const [name, op] of Object.entries(ops)) {
+    if (op === undefined || op === null) continue;
+    const before = earlier?.runtimeOperations?.[name];
+    const delta = safeDelta(op.duration, before?.duration);
+    const useInterval = earlier !== undefined && delta !== undefined;
+    const view: OperationView = { name, window: useInterval ? 'interval' : 'sinceStart' };
+    if (finite(op.errors)) view.errors = op.errors;
+    if (earlier !== undefined) {
+      // An operation type absent from the earlier scrape had zero errors then: a counter appears on first use.
+      const errorsDelta = counterDelta(op.errors, before === undefined ? 0 : (before.errors ?? 0));
+      if (errorsDelta !== undefined) view.errorsDelta = errorsDelta;
+      const totalDelta = counterDelta(op.total, before === undefined ? 0 : before.total);
+      if (totalDelta !== undefined) view.totalDelta = totalDelta;
+    }
+    const duration = useInterval ? delta : op.duration;
+    if (duration !== undefined) view.duration = duration;
+    if (op.duration !== undefined) view.cumulative = op.duration;
+    const p99 = safeQuantile(duration, 0.99);
+    if (p99 !== undefined) view.p99Seconds = p99;
+    views.set(name, view);
+  }
+  return views;
+}
+
+function kubeletVersion(ctx: { classification: NodeClassification; probes?: NodeProbeReport }): KubeletVersion | undefined {
+  const candidates = [ctx.classification.versions.kubelet];
+  if (ctx.probes?.kubeletVersion.status === 'ok') candidates.push(ctx.probes.kubeletVersion.value);
+  for (const text of candidates) {
+    if (text === undefined) continue;
+    try {
+      return parseKubeletVersion(text);
+    } catch {
+      // Not a version we can read (a distribution suffix we do not know): try the next source.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The moment the figures describe: `now` when given, else when the latest /metrics scrape was taken
+ * (collection start, plus the interval when the second scrape answered), so a report rendered later
+ * still reads the metric ages as they were.
+ */
+export function referenceTime(evidence: NodeEvidence, now: Date | undefined): Date {
+  if (now instanceof Date && !Number.isNaN(now.getTime())) return now;
+  const e = evidence as Partial<NodeEvidence> | null | undefined;
+  const collected = typeof e?.collectedAt === 'string' ? Date.parse(e.collectedAt) : Number.NaN;
+  if (Number.isNaN(collected)) return new Date();
+  const interval = e?.metricsLater?.status === 'ok' && finite(e.metricsIntervalMs) && e.metricsIntervalMs > 0 ? e.metricsIntervalMs : 0;
+  return new Date(collected + interval);
+}
+
+export function buildCheckContext(evidence: NodeEvidence, now: Date): CheckContext {
+  const classification = classifyNode(evidence.node, now);
+  const first = okValue(evidence.metrics);
+  const later = okValue(evidence.metricsLater);
+  const metrics = later ?? first;
+  const earlier = later !== undefined ? first : undefined;
+  const nodeSide = okValue(evidence.nodeSide);
+  const configz = okValue(evidence.configz);
+  const ctx: CheckContext = {
+    evidence,
+    now,
+    nodeName: typeof evidence.nodeName === 'string' && evidence.nodeName !== '' ? evidence.nodeName : classification.name,
+    classification,
+    operations: operationViews(metrics, earlier),
+    runtimeRequestTimeoutMs:
+      configz !== undefined && finite(configz.runtimeRequestTimeoutMs) && configz.runtimeRequestTimeoutMs > 0
+        ? configz.runtimeRequestTimeoutMs
+        : DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS,
+    runtimeRequestTimeoutKnown: configz !== undefined && configz.runtimeRequestTimeoutDefaulted !== true,
+    plegUnhealthy: false,
+  };
+  if (metrics !== undefined) ctx.metrics = metrics;
+  if (earlier !== undefined) {
+    ctx.earlierMetrics = earlier;
+    if (finite(evidence.metricsIntervalMs) && evidence.metricsIntervalMs > 0) ctx.intervalSeconds = evidence.metricsIntervalMs / 1000;
+    const discards = counterDelta(metrics?.plegDiscardEvents, earlier.plegDiscardEvents);
+    if (discards !== undefined) ctx.discardDelta = discards;
+  }
+  if (configz !== undefined) ctx.configz = configz;
+  const healthz = okValue(evidence.healthz);
+  if (healthz !== undefined) ctx.healthz = healthz;
+  const goroutines = okValue(evidence.goroutines);
+  if (goroutines !== undefined) ctx.goroutines = goroutines;
+  const events = okValue(evidence.events);
+  if (Array.isArray(events)) ctx.events = events;
+  const podCount = okValue(evidence.podCount);
+  if (finite(podCount)) ctx.podCount = podCount;
+  if (nodeSide !== undefined) {
+    ctx.nodeSide = nodeSide;
+    if (nodeSide.snapshot !== undefined) ctx.snapshot = nodeSide.snapshot;
+    if (nodeSide.probes !== undefined) ctx.probes = nodeSide.probes;
+  }
+  const version = kubeletVersion(ctx);
+  if (version !== undefined) ctx.kubelet = version;
+
+  const relistLatest = metrics?.plegRelistDuration;
+  if (relistLatest !== undefined) {
+    const delta = earlier !== undefined ? safeDelta(relistLatest, earlier.plegRelistDuration) : undefined;
+    const useInterval = delta !== undefined && delta.count > 0;
+    const histogram = useInterval ? delta : relistLatest;
+    const relist: NonNullable<CheckContext['relist']> = { histogram, cumulative: relistLatest, window: useInterval ? 'interval' : 'sinceStart' };
+    const p99 = safeQuantile(histogram, 0.99);
+    if (p99 !== undefined) relist.p99Seconds = p99;
+    ctx.relist = relist;
+  }
+  if (finite(metrics?.plegLastSeenSeconds) && metrics.plegLastSeenSeconds > 0) {
+    ctx.plegLastSeenAgeSeconds = now.getTime() / 1000 - metrics.plegLastSeenSeconds;
+  }
+  ctx.plegUnhealthy =
+    classification.verdict === 'pleg' ||
+    (ctx.plegLastSeenAgeSeconds !== undefined && ctx.plegLastSeenAgeSeconds > PLEG_THRESHOLD_SECONDS);
+  return ctx;
+}
+
+/** The Ready condition's status as classified ('missing' when there is none). */
+export function readyStatus(ctx: CheckContext): NodeClassification['readyStatus'] {
+  return ctx.classification.readyStatus;
+}

@@ -1,0 +1,64 @@
+// Root cause 5: too many pods or containers — exited ones included, since every relist lists them all.
+// Thresholds from the field guide: KubeletTooManyPods fires above 95 % of the node's pod capacity, and
+// more than 1000 exited containers pushed a relist past 3 minutes (#45419, #95750).
+
+import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
+import type { CheckContext } from '../checkContext';
+import type { EvidenceLine } from '../diagnosis';
+import { missingNotes } from '../sourceNotes';
+import { quoted } from '../textFormat';
+
+export const TOO_MANY_PODS_FRACTION = 0.95;
+export const TOO_MANY_EXITED = 1000;
+
+export const densityCheck: Check = {
+  id: 'density',
+  title: 'Too many pods or containers',
+  run(ctx: CheckContext): CheckOutcome {
+    const lines: EvidenceLine[] = [];
+    const facts: string[] = [];
+    const capacity = ctx.configz?.maxPods ?? ctx.classification.pods.capacity;
+    const capacityOrigin = ctx.configz?.maxPods !== undefined ? 'configz maxPods' : 'status.capacity.pods';
+    const metricPods = ctx.metrics?.runningPods;
+    const pods = metricPods ?? ctx.podCount ?? (ctx.snapshot !== undefined ? ctx.snapshot.sandboxes.filter((s) => s.state === 'SANDBOX_READY').length : undefined);
+    const podsOrigin = metricPods !== undefined ? 'metrics' : ctx.podCount !== undefined ? 'podCount' : 'nodeSide';
+    const podsName = metricPods !== undefined ? quoted('kubelet_running_pods') : ctx.podCount !== undefined ? 'pods bound to the node' : 'ready sandboxes';
+
+    if (pods !== undefined && capacity !== undefined && capacity > 0) {
+      const share = pods / capacity;
+      const text = `${podsName} = ${pods} of ${capacity} (${capacityOrigin}): ${Math.round(share * 1000) / 10} %`;
+      if (share > TOO_MANY_PODS_FRACTION) lines.push({ origin: podsOrigin, text });
+      else facts.push(text);
+    } else if (pods !== undefined) facts.push(`${pods} pods (capacity unknown)`);
+
+    const exitedMetric = ctx.metrics?.runningContainers?.['exited'];
+    const exited =
+      exitedMetric ?? (ctx.snapshot !== undefined ? ctx.snapshot.containers.filter((c) => c.state === 'CONTAINER_EXITED').length : undefined);
+    if (exited !== undefined) {
+      const text = exitedMetric !== undefined ? `${quoted('kubelet_running_containers{container_state="exited"}')} = ${exited}` : `${exited} exited containers in the CRI snapshot`;
+      if (exited > TOO_MANY_EXITED) lines.push({ origin: exitedMetric !== undefined ? 'metrics' : 'nodeSide', text });
+      else facts.push(text);
+    }
+    if (lines.length > 0) {
+      const tooManyExited = exited !== undefined && exited > TOO_MANY_EXITED;
+      return found({
+        cause: 5,
+        severity: 'warning',
+        title: tooManyExited ? `More than ${TOO_MANY_EXITED} exited containers on the node` : 'The node runs more than 95 % of its pod capacity',
+        summary:
+          'Every relist lists every container, exited ones included, and inspects each changed pod one after ' +
+          'another; at this density a relist (and the first one after a kubelet restart) can pass the 3 minute ' +
+          'threshold.',
+        evidence: lines,
+        remediation: [
+          { text: 'Count what the runtime holds', gate: 'readOnly', command: 'crictl pods -q | wc -l; crictl ps -a -q | wc -l; crictl ps -a -q --state exited | wc -l' },
+          { text: 'Remove exited containers (and fix what leaves them behind, often a CNI bug)', gate: 'disruptive', command: 'crictl rm $(crictl ps -a -q --state exited)' },
+          { text: 'Lower density: add nodes, lower maxPods, set requests and limits, reserve resources for system daemons', gate: 'readOnly' },
+        ],
+        refs: ['kubernetes/kubernetes#45419', 'kubernetes/kubernetes#95750'],
+      });
+    }
+    if (facts.length > 0) return clear(facts.join('; '));
+    return noEvidence(missingNotes(ctx.evidence, ['metrics', 'podCount', 'nodeSide']));
+  },
+};

@@ -1,0 +1,77 @@
+// What could not be collected, and how to get it. The nodes/proxy grant is named together with its
+// warning (field guide §5 RBAC): it is not read-only, it also reaches exec, attach and port-forward on
+// every pod of the node.
+
+import type { Diagnosis } from './diagnosis';
+import type { EvidenceSource, NodeEvidence } from './evidence';
+import { ENDPOINT_PATHS, KUBELET_ENDPOINT_SOURCES, fetchedOf } from './sourceNotes';
+import { seconds } from './textFormat';
+
+export const NODES_PROXY_WARNING =
+  'That grant is not read-only: the same permission reaches the kubelet’s exec, attach and port-forward ' +
+  'endpoints, i.e. command execution in every pod on the node, bypassing admission control and audit ' +
+  'logging of those commands. Grant it deliberately, to the people who need it.';
+
+export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict']): string[] {
+  const gaps: string[] = [];
+  const forbidden: string[] = [];
+  for (const source of KUBELET_ENDPOINT_SOURCES) {
+    if (fetchedOf(evidence, source)?.status === 'forbidden') forbidden.push(ENDPOINT_PATHS[source]);
+  }
+  if (forbidden.length > 0) {
+    gaps.push(
+      `The kubelet endpoints ${forbidden.join(', ')} were refused (403): reading them through the API server needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING} Without it, this report used the node's conditions, events and node info instead.`,
+    );
+  }
+  const skippedEndpoints = KUBELET_ENDPOINT_SOURCES.map((source) => fetchedOf(evidence, source)).filter((f) => f?.status === 'skipped');
+  const allSkipped = skippedEndpoints.length === KUBELET_ENDPOINT_SOURCES.length;
+  if (allSkipped) {
+    const reasons = [...new Set(skippedEndpoints.map((f) => (f?.status === 'skipped' ? String(f.reason) : '')))].join('; ');
+    gaps.push(
+      `The kubelet endpoints (/metrics, /configz, /healthz, goroutine dump) were not read: ${reasons}. Reading them through the API server (\`plegDoctor.diagnostics.useNodeProxy\`) needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING} This report used the node's conditions, events and node info.`,
+    );
+  }
+  const metricsOk = fetchedOf(evidence, 'metrics')?.status === 'ok';
+  const sources: EvidenceSource[] = ['events', 'podCount', ...(allSkipped ? [] : KUBELET_ENDPOINT_SOURCES), 'nodeSide'];
+  for (const source of sources) {
+    const f = fetchedOf(evidence, source);
+    const what = ENDPOINT_PATHS[source];
+    if (f === undefined) {
+      gaps.push(`${what}: missing from the collected evidence.`);
+      continue;
+    }
+    switch (f.status) {
+      case 'ok':
+        break;
+      case 'forbidden':
+        if (!KUBELET_ENDPOINT_SOURCES.includes(source)) gaps.push(`${what} refused (403): ${String(f.message)}. Reading them needs get/list on ${source === 'events' ? 'events' : 'pods'}.`);
+        break;
+      case 'timeout':
+        gaps.push(
+          source === 'nodeSide'
+            ? `The node side did not finish within ${seconds(f.deadlineMs / 1000)}.`
+            : `${what} did not answer within ${seconds(f.deadlineMs / 1000)}: the endpoint hung. That is evidence, not a tool failure (see the findings).`,
+        );
+        break;
+      case 'unavailable':
+        gaps.push(
+          `${what}: ${f.httpStatus !== undefined ? `${f.httpStatus} ` : ''}${String(f.message)}${verdict === 'lease-lost' && KUBELET_ENDPOINT_SOURCES.includes(source) ? ' — expected while the kubelet is not posting status' : ''}.`,
+        );
+        break;
+      case 'failed':
+        gaps.push(`${what} failed: ${String(f.message)}.`);
+        break;
+      case 'skipped':
+        if (source === 'nodeSide') {
+          gaps.push(
+            `The node side (SSH, CRI snapshot, probes) was skipped: ${String(f.reason)}. To enable it, list the cluster in \`plegDoctor.nodeAccess.clusters\` and turn on \`plegDoctor.diagnostics.nodeSide\`.`,
+          );
+        } else if (source === 'metricsLater') {
+          if (!metricsOk) break;
+          gaps.push(`Only one /metrics scrape (${String(f.reason)}): counters could not be read as rates, so "rising" errors are totals since the kubelet started.`);
+        } else gaps.push(`${what} skipped: ${String(f.reason)}.`);
+        break;
+    }
+  }
+  return gaps;
+}

@@ -1,0 +1,32 @@
+// The one sentence a notification shows: the verdict, then the most severe finding, preferring a cause
+// over the PLEG symptom (the user already sees that the node is NotReady).
+
+import type { Verdict } from '../classify/types';
+import type { Finding } from './diagnosis';
+
+const VERDICT_LABEL: Record<Verdict, string> = {
+  ready: 'Ready',
+  pleg: 'NotReady (PLEG)',
+  'runtime-down': 'NotReady (container runtime)',
+  startup: 'NotReady (kubelet starting)',
+  network: 'NotReady (network)',
+  'lease-lost': 'Unknown (kubelet not posting status)',
+  'not-ready-other': 'NotReady',
+};
+
+/** Lower-cases the first letter unless the first word is an acronym or a path ("PLEG", "/metrics", "CNI"). */
+function sentenceCase(title: string): string {
+  const first = title.charAt(0);
+  const second = title.charAt(1);
+  if (first === '' || first.toLowerCase() === first || second.toUpperCase() === second) return title;
+  return first.toLowerCase() + title.slice(1);
+}
+
+/** Findings must already be sorted, most severe first. */
+export function makeHeadline(verdict: Verdict, findings: readonly Finding[]): string {
+  const label = VERDICT_LABEL[verdict] ?? 'NotReady';
+  const top = findings[0];
+  if (top === undefined) return `${label}: no problem found`;
+  const cause = findings.find((f) => f.severity === top.severity && f.checkId !== 'pleg-health') ?? top;
+  return `${label}: ${sentenceCase(cause.title)}`;
+}

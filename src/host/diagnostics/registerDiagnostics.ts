@@ -1,0 +1,31 @@
+// Diagnose Node in the editor: the command (its code, with the evidence collection and the checks, loads
+// on first use), the report documents, and a log line per bad plegDoctor.diagnostics.* value whenever
+// the settings change (the command itself refuses to run with one and names it).
+
+import * as vscode from 'vscode';
+import { CommandIds } from '../../shared/commandIds';
+import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
+import type { Services } from '../services';
+import type { TreeElement } from '../views/treeElements';
+import { readDiagnosticsConfig } from './diagnosticsConfig';
+import { DIAGNOSTICS_SECTION } from './diagnosticsSettings';
+import { ReportDocuments } from './reportDocuments';
+
+export function registerDiagnostics(services: Services, nodeAccess: NodeAccessRuntime): vscode.Disposable[] {
+  const { logger } = services;
+  const documents = new ReportDocuments();
+  const logProblems = (): void => {
+    for (const p of readDiagnosticsConfig().problems) logger.warn(`settings: ${p.message}`);
+  };
+  logProblems();
+  return [
+    documents,
+    vscode.commands.registerCommand(CommandIds.diagnoseNode, async (element?: TreeElement) => {
+      const { diagnoseNode } = await import('./diagnoseNodeCommand');
+      await diagnoseNode(element, { session: services.session, nodeAccess, documents, logger });
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(DIAGNOSTICS_SECTION)) logProblems();
+    }),
+  ];
+}

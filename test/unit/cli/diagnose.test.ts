@@ -1,0 +1,191 @@
+// `pleg-doctor diagnose` in-process with an in-memory gateway whose node proxy is the demo's kubelets
+// (no network): option parsing, exit codes, both output formats, and what reaches the gateway.
+
+import { describe, expect, it } from 'vitest';
+import { createDiagnoseCommand, parseDiagnoseArgs, sshHostOf } from '../../../src/cli/commands/diagnose';
+import type { DiagnoseGatewayFactory } from '../../../src/cli/commands/diagnose';
+import { runCli } from '../../../src/cli/dispatch';
+import type { Diagnosis } from '../../../src/core/diagnose/diagnosis';
+import type { NodeEvidence } from '../../../src/core/diagnose/evidence';
+import type { KubeNode } from '../../../src/core/kube/objects';
+import { DEMO_CONTEXTS, demoNodeAt, nodeMomentAt } from '../../../src/demo/demoCluster';
+import { demoKubeletProxy } from '../../../src/demo/kubeletEndpoints';
+import { KubeRequestError } from '../../../src/infra/kube/createGateway';
+import type { KubeGateway, NodeProxyResult, NodeWatch } from '../../../src/infra/kube/gateway';
+import { memoryIo } from './memoryIo';
+
+const specs = DEMO_CONTEXTS[0]?.nodes ?? [];
+
+/**
+ * The demo is a function of now − origin, and the checks read the kubelet's timestamps against the wall
+ * clock: so the demo's origin is placed such that "now" is the wanted moment.
+ */
+function demoAt(secondsAfterOrigin: number): { origin: number; now: number } {
+  const now = Date.now();
+  return { origin: now - secondsAfterOrigin * 1000, now };
+}
+
+/** A moment at which the flapper is NotReady with PLEG. */
+function flapperNotReady(): { origin: number; now: number } {
+  const flapper = specs.find((n) => n.name === 'prod-eu-node-07');
+  const ref = Date.parse('2026-11-22T08:00:00Z');
+  for (let s = 0; s < 2000 && flapper; s++) if (nodeMomentAt(flapper, ref, ref + s * 1000).ready.message.startsWith('PLEG is not healthy')) return demoAt(s + 3);
+  throw new Error('the flapper never goes NotReady');
+}
+
+interface Calls {
+  proxy: string[];
+  getNode: string[];
+  kubeconfigPaths?: string[] | undefined;
+  disposed: boolean;
+}
+
+function fakeGateway(at: { origin: number; now: number }, options: { forbidProxy?: boolean; apiDown?: boolean; hangProxy?: boolean } = {}): { factory: DiagnoseGatewayFactory; calls: Calls } {
+  const nowMs = at.now;
+  const nodes = new Map(specs.map((s) => [s.name, demoNodeAt(s, at.origin, nowMs)]));
+  const kubelets = demoKubeletProxy((n) => nodes.get(n), () => new Date(nowMs));
+  const calls: Calls = { proxy: [], getNode: [], disposed: false };
+  const factory: DiagnoseGatewayFactory = (o) => {
+    calls.kubeconfigPaths = o.kubeconfigPaths;
+    const gateway: KubeGateway = {
+      listContexts: () => [{ name: 'prod-eu', cluster: 'prod-eu', user: 'u', server: 'https://127.0.0.1:6443', isCurrent: true }],
+      watchNodes: (): NodeWatch => {
+        throw new Error('diagnose must not watch');
+      },
+      listNodeEvents: () => Promise.resolve([]),
+      countPods: () => Promise.resolve(5),
+      getNode: (context, name): Promise<KubeNode> => {
+        calls.getNode.push(`${context}/${name}`);
+        if (options.apiDown) return Promise.reject(new KubeRequestError({ kind: 'unreachable', message: 'Cannot reach the API server at 127.0.0.1:6443: connection refused (ECONNREFUSED)' }));
+        const node = nodes.get(name);
+        return node ? Promise.resolve(node) : Promise.reject(new KubeRequestError({ kind: 'other', httpStatus: 404, message: `There is no node "${name}" in context "${context}" (404 Not Found)` }));
+      },
+      nodeProxyGet: async (_context, name, path, proxyOptions): Promise<NodeProxyResult> => {
+        calls.proxy.push(`${name} ${path}`);
+        if (options.hangProxy) {
+          // A kubelet that never answers, until the caller gives up.
+          return new Promise((_resolve, reject) => {
+            proxyOptions.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true });
+          });
+        }
+        if (options.forbidProxy) return { kind: 'httpError', httpStatus: 403, body: '', ms: 1, error: { kind: 'forbidden', message: '403 Forbidden: cannot get nodes/proxy', verb: 'get', resource: 'nodes/proxy' } };
+        const url = new URL(path, 'http://kubelet');
+        const answer = await kubelets(name, url.pathname, url.searchParams);
+        if (!answer) return { kind: 'httpError', httpStatus: 503, body: '', ms: 1, error: { kind: 'server', httpStatus: 503, message: 'error trying to reach service' } };
+        const status = answer.status ?? 200;
+        if (status !== 200) return { kind: 'httpError', httpStatus: status, body: answer.body, ms: 1, error: { kind: 'other', httpStatus: status, message: `HTTP ${status}` } };
+        return { kind: 'ok', body: answer.body, ms: 1 };
+      },
+      dispose: () => {
+        calls.disposed = true;
+      },
+    };
+    return gateway;
+  };
+  return { factory, calls };
+}
+
+async function run(factory: DiagnoseGatewayFactory, args: string[], abortAfterMs?: number) {
+  const io = memoryIo();
+  if (abortAfterMs !== undefined) setTimeout(() => io.controller.abort(new Error('interrupted by SIGINT')), abortAfterMs);
+  const code = await runCli(['diagnose', ...args], io, { diagnose: { summary: '', load: () => Promise.resolve(createDiagnoseCommand(factory)) } }, '1');
+  return { code, out: io.out(), err: io.err() };
+}
+
+const base = ['--context', 'prod-eu', '--metrics-interval', '0'];
+
+describe('pleg-doctor diagnose', () => {
+  it('the flapper: a stuck-container problem in Markdown, exit 3; all four kubelet endpoints were read', async () => {
+    const g = fakeGateway(flapperNotReady());
+    const r = await run(g.factory, [...base, '--node', 'prod-eu-node-07', '--kubeconfig', '/k1', '--kubeconfig', '/k2']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(3);
+    expect(r.out.split('\n')[0]).toBe('# PLEG Doctor report: prod-eu-node-07');
+    expect(r.out).toContain("### ⛔ One pod's status calls time out: a stuck container or shim");
+    expect(g.calls.proxy.sort()).toEqual(['prod-eu-node-07 /configz', 'prod-eu-node-07 /debug/pprof/goroutine?debug=2', 'prod-eu-node-07 /healthz?verbose', 'prod-eu-node-07 /metrics']);
+    expect(g.calls.kubeconfigPaths).toEqual(['/k1', '/k2']);
+    expect(g.calls.disposed).toBe(true);
+  });
+
+  it('a Ready node: "No problem found.", exit 0; --format json carries the evidence and the diagnosis', async () => {
+    const g = fakeGateway(demoAt(30));
+    const md = await run(g.factory, [...base, '--node', 'prod-eu-node-01']);
+    expect(md.code).toBe(0);
+    expect(md.out).toMatch(/## Findings\n\nNo problem found\.\n/);
+    const json = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--format', 'json']);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.out) as { evidence: NodeEvidence; diagnosis: Diagnosis };
+    expect(parsed.evidence).toMatchObject({ context: 'prod-eu', nodeName: 'prod-eu-node-01', podCount: { status: 'ok', value: 5 }, metricsLater: { status: 'skipped', reason: 'the metrics interval is 0: counters are read once, not as rates' }, nodeSide: { status: 'skipped', reason: 'no --ssh given' } });
+    expect(parsed.evidence.metrics.status).toBe('ok');
+    expect(parsed.diagnosis.findings).toEqual([]);
+    expect(parsed.diagnosis.checks.map((c) => c.checkId)).toContain('stuck-container');
+  });
+
+  it('--no-node-proxy sends no proxy request; a 403 on nodes/proxy is reported, not fatal', async () => {
+    const off = fakeGateway(demoAt(30));
+    const r = await run(off.factory, [...base, '--node', 'prod-eu-node-01', '--no-node-proxy', '--format', 'json']);
+    expect(off.calls.proxy).toEqual([]);
+    expect((JSON.parse(r.out) as { evidence: NodeEvidence }).evidence.metrics).toEqual({ status: 'skipped', reason: 'plegDoctor.diagnostics.useNodeProxy is off' });
+    const forbidden = fakeGateway(demoAt(30), { forbidProxy: true });
+    const f = await run(forbidden.factory, [...base, '--node', 'prod-eu-node-01', '--format', 'json']);
+    expect([0, 3]).toContain(f.code);
+    expect((JSON.parse(f.out) as { evidence: NodeEvidence }).evidence.healthz).toMatchObject({ status: 'forbidden', message: '403 Forbidden: cannot get nodes/proxy' });
+  });
+
+  it('could not diagnose → exit 1 naming the cause: unknown context, unknown node, API unreachable', async () => {
+    const g = fakeGateway(demoAt(30));
+    const ctx = await run(g.factory, ['--context', 'nope', '--node', 'prod-eu-node-01']);
+    expect(ctx.code).toBe(1);
+    expect(ctx.err).toContain('no context "nope" in the kubeconfig (contexts: prod-eu)');
+    const node = await run(g.factory, [...base, '--node', 'prod-eu-node-99']);
+    expect(node.code).toBe(1);
+    expect(node.err).toContain('There is no node "prod-eu-node-99" in context "prod-eu" (404 Not Found)');
+    expect(node.out).toBe('');
+    const down = await run(fakeGateway(demoAt(30), { apiDown: true }).factory, [...base, '--node', 'prod-eu-node-01']);
+    expect(down.code).toBe(1);
+    expect(down.err).toContain('connection refused');
+  });
+
+  it('Ctrl-C while the kubelet hangs: exit 130 at once, nothing printed on stdout, the gateway disposed', async () => {
+    const g = fakeGateway(demoAt(30), { hangProxy: true });
+    const started = Date.now();
+    const r = await run(g.factory, ['--context', 'prod-eu', '--node', 'prod-eu-node-01', '--proxy-timeout', '600000'], 150);
+    expect(r.code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('interrupted by SIGINT');
+    expect(g.calls.disposed).toBe(true);
+  });
+
+  it('usage errors → exit 2', async () => {
+    const g = fakeGateway(demoAt(30));
+    for (const [args, message] of [
+      [['--node', 'n'], '--context is required'],
+      [['--context', 'c'], '--node is required'],
+      [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be markdown or json'],
+      [['--context', 'c', '--node', 'n', '--proxy-timeout', '0'], '--proxy-timeout must be an integer from 1'],
+      [['--context', 'c', '--node', 'n', '--metrics-interval', '-5'], '--metrics-interval must be an integer'],
+      [['--context', 'c', '--node', 'n', '--sudo'], '--sudo is a node-side option: add --ssh'],
+      [['--context', 'c', '--node', 'n', '--bogus'], 'unknown option "--bogus"'],
+      [['--context', 'c', '--node'], '--node needs a value'],
+    ] as const) {
+      const r = await run(g.factory, [...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toContain(message);
+    }
+    expect(g.calls.getNode).toEqual([]);
+  });
+
+  it('parses the node-side options with the snapshot parser; --help prints the usage', async () => {
+    const parsed = parseDiagnoseArgs(['--context', 'c', '--node', 'n', '--ssh', '--user', 'ops', '--port', '2222', '--sudo', '--transport', 'exec', '--timeout', '9000', '--metrics-interval', '0']);
+    expect(parsed).toMatchObject({ context: 'c', node: 'n', ssh: true, metricsIntervalMs: 0, proxyTimeoutMs: 15_000, sshArgs: { user: 'ops', port: 2222, sudo: true, transport: 'exec', timeoutMs: 9000 } });
+    const help = await run(fakeGateway(demoAt(30)).factory, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: pleg-doctor diagnose --context NAME --node NAME');
+    expect(help.out).toContain('NOT a read-only permission');
+    expect(help.out).toContain('--accept-host-key FP');
+    const node: KubeNode = { status: { addresses: [{ type: 'Hostname', address: 'h1' }, { type: 'InternalIP', address: '10.0.0.7' }] } };
+    expect(sshHostOf(node, 'n')).toBe('10.0.0.7');
+    expect(sshHostOf({}, 'n')).toBe('n');
+  });
+});
