@@ -72,6 +72,11 @@ log "installing code-server@$CODE_SERVER_VERSION (takes ~3.5 min cold)"
 [[ -f "$CS/cs/package.json" ]] || echo '{"name":"pleg-e2e-code-server","private":true}' >"$CS/cs/package.json"
 (
   cd "$CS/cs"
+  # When this script runs under `npm run …` (npm test, npm run demo), the outer npm exports its own
+  # settings as npm_config_* variables, among them npm_config_user_agent naming the outer Node 20.
+  # The inner npm would take that as its user agent and code-server's postinstall would refuse to
+  # install ("requires node v24 … detected node v20"), so the inner npm starts from a clean slate.
+  while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -i '^npm_' || true)
   export PATH="$N/bin:$PATH" npm_config_nodedir="$N"
   export XDG_CONFIG_HOME="$CS/xdg/config" XDG_DATA_HOME="$CS/xdg/data" XDG_CACHE_HOME="$CS/xdg/cache"
   npm install --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION"
