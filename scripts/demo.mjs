@@ -4,7 +4,7 @@
 //
 // Env: PLEG_DEMO_PORT=<port> for code-server (default: a free port); PLEG_E2E_REBUILD=1 repackages.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, ensureTools } from '../test/e2e/lib/tools.mjs';
@@ -12,6 +12,13 @@ import { ensureVsix, installVsix, logTail, prepareRunDir, startCodeServer } from
 import { processesMentioning, run, stopGroup } from '../test/e2e/lib/processes.mjs';
 
 const log = (msg) => process.stdout.write(`[demo] ${msg}\n`);
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+
+/** What the demo cluster shows, printed under the URL. */
+const DEMO_TOUR = [
+  'prod-eu-node-07 flaps NotReady with PLEG every ~6 min (first within ~15 s); prod-eu-node-03 has a',
+  'crash-looping runtime; prod-eu-node-11 lost its lease; staging-node-04 is cordoned.',
+];
 
 /** Starts dist/demo.js in its own process group and waits for its DEMO_READY line. */
 function startDemoCluster(kubeconfig) {
@@ -39,8 +46,48 @@ function startDemoCluster(kubeconfig) {
   });
 }
 
+/**
+ * test/e2e/install.sh, with its own progress lines shown and the package managers' output (hundreds of
+ * lines from code-server's postinstall) kept in a log file, so the URL printed later is not buried.
+ */
+function installTools() {
+  mkdirSync(join(REPO, '.code-server'), { recursive: true });
+  const logFile = join(REPO, '.code-server', 'install.log');
+  const out = createWriteStream(logFile);
+  const child = spawn('bash', [join(REPO, 'test/e2e/install.sh')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const timer = setTimeout(() => child.kill('SIGKILL'), INSTALL_TIMEOUT_MS);
+  let pending = '';
+  child.stdout.on('data', (buf) => {
+    out.write(buf);
+    pending += buf.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('[e2e-install]')) log(line.replace('[e2e-install] ', 'tools: '));
+  });
+  child.stderr.on('data', (buf) => out.write(buf));
+  return new Promise((resolveInstall, reject) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      out.end(() => {
+        if (code === 0) return resolveInstall();
+        const tail = logTail(logFile, 30);
+        reject(new Error(`test/e2e/install.sh failed (${signal ? `signal ${signal}` : `exit ${code}`}); its full output is in ${logFile}. Last lines:\n${tail}`));
+      });
+    });
+  });
+}
+
+/** The line a person (and the CI smoke test) looks for: printed last, on its own, after a blank line. */
+function printUrl(url) {
+  const rule = '─'.repeat(Math.min(100, url.length + 8));
+  process.stdout.write(`\n${rule}\n  PLEG Doctor demo is running. Open this URL in a browser:\n\n    ${url}\n\n`);
+  process.stdout.write('  Then click the PLEG Doctor icon in the activity bar.\n');
+  for (const line of DEMO_TOUR) process.stdout.write(`  ${line}\n`);
+  process.stdout.write(`  Ctrl-C stops everything.\n${rule}\n`);
+}
+
 async function main() {
-  await run('bash', [join(REPO, 'test/e2e/install.sh')], { timeoutMs: 900_000 }).then(({ stdout }) => log(stdout.trim().split('\n').at(-1)));
+  await installTools();
   ensureTools(log);
   const vsix = await ensureVsix(log, { force: process.env.PLEG_E2E_REBUILD === '1' });
   if (!existsSync(join(REPO, 'dist/demo.js'))) {
@@ -91,11 +138,7 @@ async function main() {
     await teardown('startup failed', 1);
     return;
   }
-  log('');
-  log(`open ${server.url}`);
-  log('then click the PLEG Doctor icon in the activity bar. prod-eu-node-07 flaps NotReady with PLEG every ~6 min');
-  log('(first within ~15 s); prod-eu-node-03 has a crash-looping runtime; prod-eu-node-11 lost its lease;');
-  log('staging-node-04 is cordoned. Ctrl-C stops everything.');
+  printUrl(server.url);
 }
 
 await main();
