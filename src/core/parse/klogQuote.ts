@@ -34,17 +34,25 @@ const utf8Encoder = new TextEncoder();
  */
 export function readGoQuoted(text: string, start: number): { value: string; end: number } {
   if (text[start] !== '"') throw new GoQuoteError(text, start, 'expected an opening double quote');
+  // Fast path, the common case in kubelet logs: no escape and no surrogate before the closing quote, so
+  // the decoded value is the text itself (the byte round trip below would give the same string).
+  for (let j = start + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x22) return { value: text.slice(start + 1, j), end: j + 1 };
+    if (c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) break;
+  }
   const bytes: number[] = [];
   let i = start + 1;
   while (i < text.length) {
     const ch = text[i] as string;
     if (ch === '"') return { value: utf8Decoder.decode(Uint8Array.from(bytes)), end: i + 1 };
     if (ch !== '\\') {
-      // Copy a whole code point (surrogate pairs included) as UTF-8.
-      const cp = text.codePointAt(i) as number;
-      const s = String.fromCodePoint(cp);
-      for (const b of utf8Encoder.encode(s)) bytes.push(b);
-      i += s.length;
+      // Copy the run up to the next quote or backslash as UTF-8 (surrogate pairs included; a lone
+      // surrogate becomes U+FFFD on decoding, as invalid UTF-8 would).
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"' && text[j] !== '\\') j++;
+      for (const b of utf8Encoder.encode(text.slice(i, j))) bytes.push(b);
+      i = j;
       continue;
     }
     const esc = text[i + 1];

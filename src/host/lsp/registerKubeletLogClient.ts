@@ -3,10 +3,15 @@
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { CommandIds } from '../../shared/commandIds';
 import { t } from '../l10n';
+import { loadLanguageClientBundle } from '../lazyBundles';
 import type { Services } from '../services';
+import type { TreeElement } from '../views/treeElements';
+import { KUBELET_LOG_LANGUAGE, NODE_LOG_SCHEME } from './kubeletLogIds';
+import { NodeLogDocuments, openKubeletLogFromNode } from './openNodeLogCommand';
 
-export const KUBELET_LOG_LANGUAGE = 'kubelet-log';
+export { KUBELET_LOG_LANGUAGE } from './kubeletLogIds';
 const STOP_DEADLINE_MS = 2_000;
 
 /** The server has its own lifetime: deactivate() awaits `stop` so no orphan process is left. */
@@ -20,8 +25,8 @@ export function registerKubeletLogClient(context: vscode.ExtensionContext, servi
   let starting: Promise<void> | undefined;
 
   const start = async (): Promise<void> => {
-    // Loaded on first use so that activation does not pay for the LSP client.
-    const { LanguageClient, TransportKind } = await import('vscode-languageclient/node');
+    // Loaded on first use so that activation does not pay for the LSP client (its own bundle, dist/languageClient.js).
+    const { LanguageClient, TransportKind } = await loadLanguageClientBundle();
     const module = context.asAbsolutePath('dist/server.js');
     const created = new LanguageClient(
       'plegDoctor.kubeletLog',
@@ -34,6 +39,7 @@ export function registerKubeletLogClient(context: vscode.ExtensionContext, servi
         documentSelector: [
           { language: KUBELET_LOG_LANGUAGE, scheme: 'file' },
           { language: KUBELET_LOG_LANGUAGE, scheme: 'untitled' },
+          { language: KUBELET_LOG_LANGUAGE, scheme: NODE_LOG_SCHEME },
         ],
         outputChannel: services.output,
         initializationOptions: { l10nBundleUri: vscode.l10n.uri?.toString() },
@@ -67,8 +73,18 @@ export function registerKubeletLogClient(context: vscode.ExtensionContext, servi
     }
   };
 
+  // Setting a document's language re-opens it, so onDidOpenTextDocument also sees fetched node logs.
+  const nodeLogs = new NodeLogDocuments();
   return {
-    disposables: [vscode.workspace.onDidOpenTextDocument(ensureStarted), new vscode.Disposable(() => void stop())],
+    disposables: [
+      vscode.workspace.onDidOpenTextDocument(ensureStarted),
+      nodeLogs,
+      vscode.workspace.registerTextDocumentContentProvider(NODE_LOG_SCHEME, nodeLogs),
+      vscode.commands.registerCommand(CommandIds.openKubeletLogFromNode, (element?: TreeElement) =>
+        openKubeletLogFromNode(element, { session: services.session, logger: services.logger, documents: nodeLogs }),
+      ),
+      new vscode.Disposable(() => void stop()),
+    ],
     stop,
   };
 }

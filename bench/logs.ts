@@ -1,0 +1,102 @@
+// Benchmark of the kubelet log reader: (a) `pleg-doctor logs` on a generated 1 GB kubelet journal against
+// `grep -c 'PLEG is not healthy'` on the same file (goal ≤ 2×, memory flat); (b) the language server's
+// document analysis on a 100,000-line log: first analysis (goal ≤ 300 ms) and one keystroke (≤ 50 ms).
+// The journal is the real 1.32 recording repeated, one day later per copy, behind a short-precise prefix;
+// it is written to /tmp and removed afterwards. PLEG_BENCH_LOG_MB sets its size (default 1024).
+// Alone: npx tsx bench/logs.ts (after npm run build); from bench/run.ts: benchLogs().
+
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DocumentAnalysis } from '../src/server/documentAnalysis';
+
+const ROOT = resolve(__dirname, '..');
+const REAL = readFileSync(join(ROOT, 'test/fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log'), 'utf8');
+const p2 = (n: number): string => String(n).padStart(2, '0');
+
+/** One copy of the recording moved `day` days on (from Nov 22), behind a journalctl short-precise prefix. */
+function copy(day: number): string {
+  const d = new Date(Date.UTC(2026, 10, 22 + day));
+  const mmdd = `${p2(d.getUTCMonth() + 1)}${p2(d.getUTCDate())}`;
+  const mon = d.toUTCString().slice(8, 11);
+  return REAL.replace(/^([IWEF])1122 (\d\d:\d\d:\d\d\.\d{6})/gmu, `${mon} ${p2(d.getUTCDate())} $2 pleg-node kubelet[31657]: $1${mmdd} $2`);
+}
+
+async function writeJournal(path: string, bytes: number): Promise<number> {
+  const out = createWriteStream(path);
+  let written = 0;
+  let day = 0;
+  while (written < bytes) {
+    const chunk = copy(day++);
+    written += Buffer.byteLength(chunk);
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((ok, fail) => out.end((e?: Error | null) => (e ? fail(e) : ok())));
+  return day;
+}
+
+function timed(cmd: string, args: string[]): { ms: number; maxRssKb?: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = performance.now() - t0;
+  if (r.error) throw r.error;
+  const rss = Number(/(\d+)\s*$/u.exec(r.stderr ?? '')?.[1]);
+  return Number.isFinite(rss) ? { ms, maxRssKb: rss, stdout: r.stdout } : { ms, stdout: r.stdout };
+}
+
+async function benchJournal(): Promise<string[]> {
+  const mb = Number(process.env['PLEG_BENCH_LOG_MB'] ?? 1024);
+  const path = `/tmp/pleg-bench-kubelet-${process.pid}.log`;
+  try {
+    const copies = await writeJournal(path, mb * 1024 * 1024);
+    const size = statSync(path).size;
+    const grep = timed('grep', ['-c', 'PLEG is not healthy', path]);
+    const cli = timed(process.execPath, [join(ROOT, 'dist/cli.js'), 'logs', path]);
+    const summary = (JSON.parse(cli.stdout.trimEnd().split('\n').pop() ?? '{}') as { summary?: { plegStretches?: unknown[] } }).summary;
+    const ratio = cli.ms / grep.ms;
+    return [
+      `journal: ${(size / 1024 / 1024).toFixed(0)} MB, ${copies} copies of the 1.32 recording, ${Number(grep.stdout.trim())} "PLEG is not healthy" lines`,
+      `grep -c: ${grep.ms.toFixed(0)} ms`,
+      `pleg-doctor logs: ${cli.ms.toFixed(0)} ms (${ratio.toFixed(2)}× grep, goal ≤ 2×${ratio <= 2 ? ', ok' : ', OVER'}), ` +
+        `max RSS ${cli.maxRssKb !== undefined ? `${(cli.maxRssKb / 1024).toFixed(0)} MB` : '?'}, ${summary?.plegStretches?.length ?? '?'} PLEG stretches`,
+    ];
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+async function benchDocument(): Promise<string[]> {
+  const lines = REAL.split('\n');
+  const doc: string[] = [];
+  for (let day = 0; doc.length < 100_000; day++) doc.push(...copy(day).split('\n'));
+  doc.length = 100_000;
+  const live = { cancelled: false };
+  // Warm-up on a copy so the JIT is measured out.
+  await new DocumentAnalysis().update(doc.slice(0, 20_000).join('\n'), live);
+  const a = new DocumentAnalysis();
+  const text = doc.join('\n');
+  let t0 = performance.now();
+  const first = await a.update(text, live);
+  const firstMs = performance.now() - t0;
+  // A keystroke as the server gets it: one incremental change, applied to the stored lines, then the
+  // sequential pass that the server runs after its debounce.
+  t0 = performance.now();
+  a.applyChange({ start: { line: 50_000, character: 0 }, end: { line: 50_000, character: 0 } }, 'x');
+  a.resequence();
+  const keyMs = performance.now() - t0;
+  return [
+    `100,000-line document (${lines.length}-line recording repeated): first analysis ${firstMs.toFixed(0)} ms (goal ≤ 300 ms${firstMs <= 300 ? ', ok' : ', OVER'}), ` +
+      `${first.findings.length} findings`,
+    `one keystroke: ${keyMs.toFixed(1)} ms (goal ≤ 50 ms${keyMs <= 50 ? ', ok' : ', OVER'}), ${a.lastReclassified} line re-classified`,
+  ];
+}
+
+export async function benchLogs(): Promise<string[]> {
+  return [...(await benchDocument()), ...(await benchJournal())];
+}
+
+if (require.main === module) {
+  void benchLogs().then((out) => {
+    for (const l of out) console.log(l);
+  });
+}

@@ -1,0 +1,156 @@
+// The sequential pass over classified lines: turns year-less times into a monotone-ish clock and groups
+// PLEG-unhealthy (and sync-skipping) lines into stretches. It only sees the few lines that carry events,
+// so the language server re-runs it in full after every edit.
+
+import type { LineTime, YearlessTime } from './logReaderLine';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * klog headers and syslog prefixes carry no year. We resolve them in a chosen base year (default 2024,
+ * a leap year, so `0229` is a valid date) and carry the year forward: when a year-less time lands more
+ * than half a year *before* the previous resolved time, the log crossed New Year (Dec 31 → Jan 1) and
+ * the year goes up by one. Smaller backward steps are out-of-order lines (klog writes from many
+ * goroutines; journald merges) and are kept as they are. When the log's first timed line carries an
+ * absolute time (ISO prefix, JSON `ts`), its year is used from then on; once a guessed year is in use,
+ * later absolute times are placed on that same calendar. Only differences of resolved times are ever
+ * reported, so a wrong guess never shows, except across Feb 29 of a non-leap year.
+ */
+export class LogClock {
+  private year: number;
+  private lastMs: number | undefined;
+  /** True once a year-less time was placed in the assumed year. */
+  private guessed = false;
+
+  constructor(baseYear = 2024) {
+    this.year = baseYear;
+  }
+
+  resolve(time: LineTime | undefined): number | undefined {
+    if (time === undefined) return undefined;
+    let yearless: YearlessTime;
+    if ('epochMs' in time) {
+      if (!this.guessed) {
+        this.year = new Date(time.epochMs).getUTCFullYear();
+        this.lastMs = time.epochMs;
+        return time.epochMs;
+      }
+      // Earlier lines were placed in a guessed year: place this one on the same (guessed) calendar, or
+      // a log mixing both kinds of timestamps would show a gap of whole years.
+      yearless = toYearless(time.epochMs);
+    } else {
+      yearless = time.yearless;
+      this.guessed = true;
+    }
+    let ms = yearlessToMs(yearless, this.year);
+    if (this.lastMs !== undefined && ms < this.lastMs - 183 * DAY_MS) {
+      this.year++;
+      ms = yearlessToMs(yearless, this.year);
+    }
+    this.lastMs = ms;
+    return ms;
+  }
+}
+
+function toYearless(epochMs: number): YearlessTime {
+  const d = new Date(epochMs);
+  const wholeMs = Math.floor(epochMs);
+  return {
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    micros: (wholeMs % 1000) * 1000 + Math.round((epochMs - wholeMs) * 1000),
+  };
+}
+
+function yearlessToMs(t: YearlessTime, year: number): number {
+  return Date.UTC(year, t.month - 1, t.day, t.hour, t.minute, t.second) + t.micros / 1000;
+}
+
+export interface Stretch {
+  /** 0-based line numbers of the first and last line of the stretch. */
+  firstLine: number;
+  lastLine: number;
+  firstMs?: number;
+  lastMs?: number;
+  firstClock?: string;
+  lastClock?: string;
+  /** Lines in the stretch. */
+  lines: number;
+  /** Longest "last seen active" in the stretch, seconds (PLEG stretches). */
+  maxLastSeenAgoSeconds?: number;
+  /** Skipped-sync stretches: the ReadyError kinds named, in order of first appearance. */
+  reasons: string[];
+}
+
+export interface StretchPoint {
+  line: number;
+  ms?: number;
+  clock?: string;
+  lastSeenAgoSeconds?: number;
+  reasons?: readonly string[];
+}
+
+/** Stretch duration in seconds; 0 when a time is missing or runs backwards. */
+export function stretchSeconds(s: Stretch): number {
+  if (s.firstMs === undefined || s.lastMs === undefined) return 0;
+  return Math.max(0, (s.lastMs - s.firstMs) / 1000);
+}
+
+/**
+ * Builds stretches one point at a time. A point joins the open stretch unless more than `gapSeconds`
+ * passed since the stretch's previous point (a point without a time cannot show a gap, so it joins) or
+ * `breakBefore` says a new kubelet process started in between (its PLEG starts afresh).
+ */
+export class StretchTracker {
+  private open: Stretch | undefined;
+  private lastMsSeen: number | undefined;
+
+  constructor(private readonly gapMs: number) {}
+
+  /** Adds a point; returns the stretch it closed, if any. */
+  push(p: StretchPoint, breakBefore = false): Stretch | undefined {
+    let closed: Stretch | undefined;
+    const cur = this.open;
+    if (cur !== undefined && (breakBefore || (p.ms !== undefined && this.lastMsSeen !== undefined && p.ms - this.lastMsSeen > this.gapMs))) {
+      closed = cur;
+      this.open = undefined;
+      this.lastMsSeen = undefined;
+    }
+    let s = this.open;
+    if (s === undefined) {
+      s = { firstLine: p.line, lastLine: p.line, lines: 0, reasons: [] };
+      if (p.ms !== undefined) s.firstMs = p.ms;
+      if (p.clock !== undefined) s.firstClock = p.clock;
+      this.open = s;
+    }
+    s.lastLine = p.line;
+    s.lines++;
+    if (p.ms !== undefined) {
+      if (s.firstMs === undefined) s.firstMs = p.ms;
+      s.lastMs = p.ms;
+      this.lastMsSeen = p.ms;
+    }
+    if (p.clock !== undefined) s.lastClock = p.clock;
+    if (p.lastSeenAgoSeconds !== undefined && (s.maxLastSeenAgoSeconds === undefined || p.lastSeenAgoSeconds > s.maxLastSeenAgoSeconds)) {
+      s.maxLastSeenAgoSeconds = p.lastSeenAgoSeconds;
+    }
+    for (const r of p.reasons ?? []) if (!s.reasons.includes(r)) s.reasons.push(r);
+    return closed;
+  }
+
+  /** Closes the open stretch at a kubelet restart even if no further point comes. */
+  breakHere(): Stretch | undefined {
+    const s = this.open;
+    this.open = undefined;
+    this.lastMsSeen = undefined;
+    return s;
+  }
+
+  /** The open stretch at the end of the input. */
+  finish(): Stretch | undefined {
+    return this.breakHere();
+  }
+}

@@ -1,0 +1,62 @@
+/* global document */
+// Not yet wired into run.mjs: it has not run against code-server. To enable, import runKubeletLogCheck
+// in run.mjs and call it with { page, check, shot, workspace: dirs.workspace } before runDiagnoseChecks.
+//
+// (10) The kubelet-log language in the real workbench: the real kubelet 1.32 recording, copied into the
+// workspace as kubelet-runtime-stopped.log, opens as "Kubelet Log"; the language server's PLEG stretch
+// reaches the Problems view, the incident timeline the Outline, and the summary lens sits on line 1.
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from './tools.mjs';
+import { runPaletteCommand } from './prompts.mjs';
+
+const FILE = 'kubelet-runtime-stopped.log';
+// From test/unit/parse/logReader.test.ts: one stretch, lines 3227–3748, 03:03:46 → 03:05:41.
+const STRETCH = 'PLEG unhealthy for 115 s (03:03:46 → 03:05:41, 24 lines)';
+const LENS = 'PLEG unhealthy 03:03:46 → 03:05:41: 1 stretch, 115 s in total';
+const OUTLINE_ENTRY = '03:03:46 PLEG unhealthy for 115 s';
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+async function poll(read, ok, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    last = await read();
+    if (ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} within ${timeoutMs} ms; last seen: ${JSON.stringify(last).slice(0, 600)}`);
+}
+
+const visibleTexts = (page, selector) =>
+  page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length > 0).map((e) => (e.textContent ?? '').trim()), selector);
+
+export async function runKubeletLogCheck({ page, check, shot, workspace }) {
+  await check('(10) a real kubelet log opens as Kubelet Log: the PLEG stretch in Problems, the timeline in Outline, the summary lens', async () => {
+    copyFileSync(join(REPO, 'test/fixtures/real-kubelet-1.32', FILE), join(workspace, FILE));
+    await runPaletteCommand(page, 'View: Close All Editors');
+    // F1 opens the quick input in command mode; without the ">" it searches files (quick open).
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ timeout: 15_000 });
+    await input.fill(FILE);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+
+    const mode = await poll(() => visibleTexts(page, '.statusbar-item'), (items) => items.some((t) => t === 'Kubelet Log'), 30_000, 'the status bar shows no "Kubelet Log" language mode');
+    const lens = await poll(() => visibleTexts(page, '.codelens-decoration'), (items) => items.some((t) => t.startsWith(LENS)), 60_000, `no code lens starting "${LENS}"`);
+
+    await runPaletteCommand(page, 'View: Focus Problems');
+    const problems = await poll(() => visibleTexts(page, '.markers-panel .monaco-list-row'), (rows) => rows.some((r) => r.includes(STRETCH)), 30_000, `no problem "${STRETCH}"`);
+
+    await runPaletteCommand(page, 'Explorer: Focus on Outline View');
+    const outline = await poll(() => visibleTexts(page, '.outline-pane .monaco-list-row, .part.sidebar .monaco-list-row'), (rows) => rows.some((r) => r.includes(OUTLINE_ENTRY)), 30_000, `no outline entry "${OUTLINE_ENTRY}"`);
+    await shot('10-kubelet-log');
+    await shot('kubelet-log', { x: 0, y: 0, width: 1400, height: 1000 });
+    assert(mode.includes('Kubelet Log'), 'language mode');
+    return `mode Kubelet Log; lens "${lens.find((t) => t.startsWith(LENS))}"; problem "${problems.find((r) => r.includes(STRETCH)).slice(0, 120)}"; outline "${outline.find((r) => r.includes(OUTLINE_ENTRY)).slice(0, 80)}"`;
+  });
+}
