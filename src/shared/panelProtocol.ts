@@ -1,86 +1,71 @@
-// The typed message channel between the host and the timeline webview. Both sides import this file;
-// the host validates every inbound message at runtime (isWebviewMessage), because a webview is
-// untrusted input like any other.
+// The typed message channel between the host and the timeline webview. Both sides import this file.
+// The host validates every inbound message at runtime (parseWebviewMessage), because a webview is
+// untrusted input like any other. The what-if's own types live in core; this file only carries them.
 
-export type KubeletLine = '1.26' | '1.32';
+import { checkWhatIfParams, type ParamProblem } from '../core/whatIf/whatIfParams';
+import type { TimelineData, WhatIfParams } from '../core/whatIf/whatIfTypes';
 
-/** The what-if knobs the user can turn. Units are in the names. */
-export interface WhatIfParams {
-  pods: number;
-  containersPerPod: number;
-  /** Typical latency of one CRI call. */
-  rpcLatencyMs: number;
-  /** Pods whose containers change in an average relist (churn). */
-  changedPodsPerRelist: number;
-  /** Freeze the runtime (SIGSTOP-like) at this time; 0 = no freeze. */
-  freezeAtS: number;
-  freezeForS: number;
-  durationS: number;
-  kubelet: KubeletLine;
-}
+export type { ChartSeries, Finding, FindingLevel, KubeletLine, TimelineData, TimeWindow, WhatIfNumericKey, WhatIfParams } from '../core/whatIf/whatIfTypes';
+export type { ParamProblem } from '../core/whatIf/whatIfParams';
 
-export interface TimelineRelist {
-  startMs: number;
-  durationMs: number;
-  ok: boolean;
-}
-
-export interface TimeWindow {
-  fromMs: number;
-  toMs: number;
-}
-
-export interface TimelineData {
-  title: string;
-  thresholdMs: number;
-  relists: TimelineRelist[];
-  /** Windows where Healthy() returned an error. */
-  unhealthy: TimeWindow[];
-  /** Windows where the node's Ready condition was False. */
-  notReady: TimeWindow[];
-  /** Plain-language findings, e.g. "threshold crossed 179 s after the freeze". */
-  notes: string[];
-}
+/** Bumped on any incompatible change; the host refuses a webview that speaks another version. */
+export const PROTOCOL_VERSION = 1;
 
 export type HostToWebview =
-  | { type: 'init'; strings: Record<string, string>; params: WhatIfParams }
+  /** The answer to `ready`: nothing else is sent before it. */
+  | { type: 'init'; protocolVersion: number; strings: Record<string, string>; params: WhatIfParams }
   | { type: 'timeline'; requestId: number; data: TimelineData }
-  | { type: 'error'; requestId: number; message: string };
+  /** requestId null: the message could not be tied to a request (e.g. it was malformed). */
+  | { type: 'error'; requestId: number | null; message: string };
 
-export type WebviewToHost = { type: 'ready' } | { type: 'simulate'; requestId: number; params: WhatIfParams };
+export type WebviewToHost =
+  | { type: 'ready'; protocolVersion: number }
+  | { type: 'simulate'; requestId: number; params: WhatIfParams }
+  | { type: 'cancel'; requestId: number };
 
-const LIMITS: Record<Exclude<keyof WhatIfParams, 'kubelet'>, [number, number]> = {
-  pods: [0, 1000],
-  containersPerPod: [0, 50],
-  rpcLatencyMs: [0, 600_000],
-  changedPodsPerRelist: [0, 1000],
-  freezeAtS: [0, 86_400],
-  freezeForS: [0, 86_400],
-  durationS: [1, 86_400],
-};
+export type MessageProblem =
+  | { kind: 'notAnObject' }
+  | { kind: 'unknownType'; type: string }
+  | { kind: 'badField'; field: string; expected: string }
+  | { kind: 'unknownField'; field: string }
+  | { kind: 'protocolVersion'; got: number; want: number }
+  | { kind: 'params'; problem: ParamProblem };
 
-/** Returns a reason when the params are not acceptable, or undefined when they are. */
-export function whatIfParamsProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return 'params must be an object';
-  const record = value as Record<string, unknown>;
-  for (const [key, [min, max]] of Object.entries(LIMITS)) {
-    const n = record[key];
-    if (typeof n !== 'number' || !Number.isFinite(n)) return `${key} must be a number`;
-    if (n < min || n > max) return `${key} must be between ${min} and ${max}`;
-  }
-  if (record['kubelet'] !== '1.26' && record['kubelet'] !== '1.32') return 'kubelet must be "1.26" or "1.32"';
-  return undefined;
+export type ParsedMessage = { ok: true; message: WebviewToHost } | { ok: false; requestId: number | null; problem: MessageProblem };
+
+const isRequestId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+function onlyKeys(msg: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  return Object.keys(msg).find((k) => !keys.includes(k));
 }
 
-export function isWebviewMessage(value: unknown): value is WebviewToHost {
-  if (typeof value !== 'object' || value === null) return false;
+/** Checks a message from the webview; on failure says what is wrong and, when it can, which request. */
+export function parseWebviewMessage(value: unknown): ParsedMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, requestId: null, problem: { kind: 'notAnObject' } };
   const msg = value as Record<string, unknown>;
+  const requestId = isRequestId(msg['requestId']) ? msg['requestId'] : null;
+  const fail = (problem: MessageProblem): ParsedMessage => ({ ok: false, requestId, problem });
+  const extra = (keys: readonly string[]): ParsedMessage | undefined => {
+    const k = onlyKeys(msg, keys);
+    return k === undefined ? undefined : fail({ kind: 'unknownField', field: k });
+  };
   switch (msg['type']) {
-    case 'ready':
-      return true;
-    case 'simulate':
-      return Number.isInteger(msg['requestId']) && whatIfParamsProblem(msg['params']) === undefined;
+    case 'ready': {
+      const v = msg['protocolVersion'];
+      if (typeof v !== 'number') return fail({ kind: 'badField', field: 'protocolVersion', expected: 'a number' });
+      if (v !== PROTOCOL_VERSION) return fail({ kind: 'protocolVersion', got: v, want: PROTOCOL_VERSION });
+      return extra(['type', 'protocolVersion']) ?? { ok: true, message: { type: 'ready', protocolVersion: v } };
+    }
+    case 'simulate': {
+      if (requestId === null) return fail({ kind: 'badField', field: 'requestId', expected: 'a positive integer' });
+      const checked = checkWhatIfParams(msg['params']);
+      if (!checked.ok) return fail({ kind: 'params', problem: checked.problem });
+      return extra(['type', 'requestId', 'params']) ?? { ok: true, message: { type: 'simulate', requestId, params: checked.params } };
+    }
+    case 'cancel':
+      if (requestId === null) return fail({ kind: 'badField', field: 'requestId', expected: 'a positive integer' });
+      return extra(['type', 'requestId']) ?? { ok: true, message: { type: 'cancel', requestId } };
     default:
-      return false;
+      return fail({ kind: 'unknownType', type: String(msg['type']) });
   }
 }

@@ -1,15 +1,37 @@
-// Relist durations against the health threshold, with the unhealthy and NotReady windows as bands.
-// uPlot draws the series; the bands are painted in a draw hook so they sit under the points.
+// The what-if chart. Left axis (linear): what Healthy() compares with the threshold — the time since the
+// last successful relist started — and the threshold line. Right axis (log): each relist's duration.
+// The unhealthy and NotReady windows are bands painted under the series. The legend is ours (uPlot's
+// live legend is off), so the bands get entries too.
 
 import uPlot from 'uplot';
 import type { TimelineData, TimeWindow } from '../../src/shared/panelProtocol';
+
+export interface ChartLabels {
+  time: string;
+  healthAxis: string;
+  durationAxis: string;
+  health: string;
+  threshold: string;
+  duration: string;
+  failed: string;
+  unfinished: string;
+  unhealthyBand: string;
+  notReadyBand: string;
+}
+
+/** Legend keys; timeline.css gives each swatch its colour. */
+export type LegendKey = 'health' | 'threshold' | 'duration' | 'failed' | 'unfinished' | 'unhealthy' | 'notReady';
 
 function themeColor(name: string, fallback: string): string {
   const value = getComputedStyle(document.body).getPropertyValue(name).trim();
   return value === '' ? fallback : value;
 }
 
-function paintWindows(u: uPlot, windows: TimeWindow[], color: string, top: number, height: number): void {
+const NOT_READY_FILL = 'rgba(241, 76, 76, 0.14)';
+const UNHEALTHY_FILL = 'rgba(204, 167, 0, 0.55)';
+const UNHEALTHY_STRIP_PX = 10;
+
+function paintWindows(u: uPlot, windows: readonly TimeWindow[], color: string, top: number, height: number): void {
   const ctx = u.ctx;
   ctx.save();
   ctx.fillStyle = color;
@@ -21,39 +43,78 @@ function paintWindows(u: uPlot, windows: TimeWindow[], color: string, top: numbe
   ctx.restore();
 }
 
-export function renderChart(host: HTMLElement, data: TimelineData, labels: { duration: string; threshold: string; time: string; failed: string }): uPlot {
+function legend(data: TimelineData, labels: ChartLabels): HTMLElement {
+  const list = document.createElement('ul');
+  list.className = 'legend';
+  const has = (values: ReadonlyArray<number | null>): boolean => values.some((v) => v !== null);
+  const entries: Array<[LegendKey, string, boolean]> = [
+    ['health', labels.health, true],
+    ['threshold', `${labels.threshold} ${(data.thresholdMs / 1000).toFixed(0)} s`, true],
+    ['duration', labels.duration, true],
+    ['failed', labels.failed, has(data.series.failedRelist)],
+    ['unfinished', labels.unfinished, has(data.series.unfinishedRelist)],
+    ['unhealthy', labels.unhealthyBand, true],
+    ['notReady', labels.notReadyBand, true],
+  ];
+  for (const [key, text, shown] of entries) {
+    if (!shown) continue;
+    const item = document.createElement('li');
+    item.dataset['key'] = key;
+    const swatch = document.createElement('span');
+    swatch.className = `swatch swatch-${key}`;
+    item.append(swatch, document.createTextNode(text));
+    list.append(item);
+  }
+  return list;
+}
+
+/** A series drawn as filled dots only, on the log-scale duration axis. */
+function dots(color: string, size: number): uPlot.Series {
+  return { scale: 'd', stroke: color, width: 0, paths: () => null, points: { show: true, size, width: 1, stroke: color, fill: color } };
+}
+
+export function renderChart(host: HTMLElement, data: TimelineData, labels: ChartLabels): uPlot {
   host.replaceChildren();
-  const xs = data.relists.map((r) => r.startMs / 1000);
-  const durations = data.relists.map((r) => r.durationMs / 1000);
-  const failed = data.relists.map((r) => (r.ok ? null : r.durationMs / 1000));
-  const threshold = data.relists.map(() => data.thresholdMs / 1000);
+  const s = data.series;
+  const threshold = s.x.map(() => data.thresholdMs / 1000);
+  // The log scale cannot show zero: clamp to a microsecond so instant relists still appear.
+  const clamp = (values: ReadonlyArray<number | null>): Array<number | null> => values.map((v) => (v === null ? null : Math.max(v, 1e-6)));
   const fg = themeColor('--vscode-foreground', '#ccc');
   const grid = themeColor('--vscode-editorWidget-border', '#444');
+  const endS = data.durationMs / 1000;
   const opts: uPlot.Options = {
     width: Math.max(320, host.clientWidth),
-    height: 300,
-    scales: { x: { time: false }, y: { distr: 3, log: 10 } },
+    height: 320,
+    legend: { show: false },
+    scales: {
+      x: { time: false, range: [0, endS] },
+      y: { range: (_u, _min, max) => [0, Math.max(max, data.thresholdMs / 1000) * 1.1] },
+      d: { distr: 3, log: 10 },
+    },
     axes: [
       { stroke: fg, grid: { stroke: grid }, label: labels.time },
-      { stroke: fg, grid: { stroke: grid }, label: labels.duration },
+      { scale: 'y', stroke: fg, grid: { stroke: grid }, label: labels.healthAxis },
+      { scale: 'd', side: 1, stroke: fg, grid: { show: false }, label: labels.durationAxis },
     ],
     series: [
       {},
-      { label: labels.duration, stroke: themeColor('--vscode-charts-blue', '#3794ff'), width: 1, points: { show: false } },
-      { label: labels.failed, stroke: themeColor('--vscode-charts-red', '#f14c4c'), width: 0, points: { show: true, size: 6 } },
-      { label: labels.threshold, stroke: themeColor('--vscode-charts-yellow', '#cca700'), width: 1, dash: [6, 4], points: { show: false } },
+      { scale: 'y', stroke: themeColor('--vscode-charts-blue', '#3794ff'), width: 1.5, spanGaps: true, points: { show: false } },
+      { scale: 'y', stroke: themeColor('--vscode-charts-yellow', '#cca700'), width: 1, dash: [6, 4], points: { show: false } },
+      dots(themeColor('--vscode-charts-green', '#89d185'), 4),
+      dots(themeColor('--vscode-charts-red', '#f14c4c'), 7),
+      dots(themeColor('--vscode-charts-orange', '#d18616'), 9),
     ],
     hooks: {
       drawClear: [
         (u) => {
           const { top, height } = u.bbox;
-          paintWindows(u, data.notReady, 'rgba(241, 76, 76, 0.12)', top, height);
-          paintWindows(u, data.unhealthy, 'rgba(204, 167, 0, 0.18)', top + height - 8, 8);
+          paintWindows(u, data.notReady, NOT_READY_FILL, top, height);
+          paintWindows(u, data.unhealthy, UNHEALTHY_FILL, top + height - UNHEALTHY_STRIP_PX, UNHEALTHY_STRIP_PX);
         },
       ],
     },
   };
-  // The log scale cannot show zero: clamp to a microsecond so fast relists still appear.
-  const clamp = (v: number | null): number | null => (v === null ? null : Math.max(v, 1e-6));
-  return new uPlot(opts, [xs, durations.map(clamp), failed.map(clamp), threshold], host);
+  const plot = new uPlot(opts, [s.x, s.sinceLastRelistStart, threshold, clamp(s.relistDuration), clamp(s.failedRelist), clamp(s.unfinishedRelist)], host);
+  host.append(legend(data, labels));
+  return plot;
 }

@@ -1,5 +1,7 @@
 // The "what-if" timeline: the user sets pods, CRI latency, churn and an optional runtime freeze; the host
-// runs the PLEG simulator and sends back every relist; this page draws it against the 3-minute threshold.
+// runs the PLEG simulator in a worker and sends back the chart's series; this page draws them against
+// the 3-minute threshold and states the findings, most important first. The strings come from the host
+// (localized there); the few messages that are built here from them stay in that language.
 
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
@@ -8,19 +10,17 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import 'uplot/dist/uPlot.min.css';
 import './timeline.css';
-import type { HostToWebview, TimelineData, WhatIfParams } from '../../src/shared/panelProtocol';
+import { checkWhatIfParams } from '../../src/core/whatIf/whatIfParams';
+import { WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
+import { PROTOCOL_VERSION, type HostToWebview, type TimelineData, type WhatIfParams } from '../../src/shared/panelProtocol';
 import { renderChart } from './chart';
 import { loadState, onHostMessage, post, saveState } from './vscodeApi';
 
-type NumericKey = Exclude<keyof WhatIfParams, 'kubelet'>;
-const NUMERIC_FIELDS: NumericKey[] = ['pods', 'containersPerPod', 'rpcLatencyMs', 'changedPodsPerRelist', 'freezeAtS', 'freezeForS', 'durationS'];
-
 let strings: Record<string, string> = {};
-let params: WhatIfParams | undefined;
 let nextRequestId = 1;
 let pendingRequestId = 0;
 
-const t = (key: string): string => strings[key] ?? key;
+const t = (key: string, ...args: Array<string | number>): string => args.reduce<string>((text, arg, i) => text.replace(`{${i}}`, String(arg)), strings[key] ?? key);
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -31,7 +31,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, classN
 
 function buildForm(initial: WhatIfParams): HTMLFormElement {
   const form = el('form', undefined, 'params');
-  for (const key of NUMERIC_FIELDS) {
+  for (const key of WHAT_IF_NUMERIC_KEYS) {
     const id = `param-${key}`;
     const label = el('vscode-label', t(`param.${key}`));
     label.setAttribute('for', id);
@@ -52,28 +52,39 @@ function buildForm(initial: WhatIfParams): HTMLFormElement {
     if (initial.kubelet === line) option.setAttribute('selected', '');
     kubelet.append(option);
   }
+  const buttons = el('div', undefined, 'buttons');
   const run = el('vscode-button', t('run'));
   run.id = 'run';
   run.addEventListener('click', () => requestSimulation(form));
+  const cancel = el('vscode-button', t('cancel'));
+  cancel.id = 'cancel';
+  cancel.setAttribute('secondary', '');
+  cancel.hidden = true;
+  cancel.addEventListener('click', () => cancelSimulation());
+  buttons.append(run, cancel);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     requestSimulation(form);
   });
-  form.append(kubeletLabel, kubelet, run);
+  form.append(kubeletLabel, kubelet, buttons);
   return form;
 }
 
+/** The form's values, checked with the same rules the host applies; a message naming the field if not. */
 function readForm(form: HTMLFormElement): WhatIfParams | string {
-  const read: Partial<WhatIfParams> = {};
-  for (const key of NUMERIC_FIELDS) {
-    const field = form.querySelector<HTMLElement & { value: string }>(`#param-${key}`);
-    const value = Number(field?.value);
-    if (!Number.isFinite(value)) return `${t(`param.${key}`)}: ${t('notANumber')}`;
+  const read: Record<string, unknown> = {};
+  for (const key of WHAT_IF_NUMERIC_KEYS) {
+    const raw = form.querySelector<HTMLElement & { value: string }>(`#param-${key}`)?.value ?? '';
+    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    if (!Number.isFinite(value)) return t('notANumber', t(`param.${key}`));
     read[key] = value;
   }
-  const kubelet = form.querySelector<HTMLElement & { value: string }>('#param-kubelet')?.value;
-  read.kubelet = kubelet === '1.32' ? '1.32' : '1.26';
-  return read as WhatIfParams;
+  read['kubelet'] = form.querySelector<HTMLElement & { value: string }>('#param-kubelet')?.value === '1.26' ? '1.26' : '1.32';
+  const checked = checkWhatIfParams(read);
+  if (checked.ok) return checked.params;
+  const problem = checked.problem;
+  if (problem.kind === 'outOfRange') return t('outOfRange', t(`param.${problem.field as WhatIfNumericKey}`), problem.min, problem.max);
+  return t('notANumber', problem.kind === 'notANumber' ? t(`param.${problem.field}`) : problem.kind);
 }
 
 function requestSimulation(form: HTMLFormElement): void {
@@ -82,48 +93,77 @@ function requestSimulation(form: HTMLFormElement): void {
     showError(read);
     return;
   }
-  params = read;
-  saveState({ params });
+  saveState({ ...loadState(), params: read });
   pendingRequestId = nextRequestId++;
   setBusy(true);
-  post({ type: 'simulate', requestId: pendingRequestId, params });
+  hideError();
+  post({ type: 'simulate', requestId: pendingRequestId, params: read });
+}
+
+function cancelSimulation(): void {
+  if (pendingRequestId === 0) return;
+  post({ type: 'cancel', requestId: pendingRequestId });
+  pendingRequestId = 0;
+  setBusy(false);
+  document.getElementById('status')!.textContent = t('cancelled');
 }
 
 function setBusy(busy: boolean): void {
-  document.getElementById('status')!.textContent = busy ? t('running') : '';
+  const status = document.getElementById('status');
+  if (status) status.textContent = busy ? t('running') : '';
   document.getElementById('run')?.toggleAttribute('disabled', busy);
+  const cancel = document.getElementById('cancel');
+  if (cancel) cancel.hidden = !busy;
+}
+
+function hideError(): void {
+  const box = document.getElementById('error');
+  if (box) box.hidden = true;
 }
 
 function showError(message: string): void {
   setBusy(false);
-  const box = document.getElementById('error')!;
+  const box = document.getElementById('error');
+  if (box === null) {
+    // Before `init` (the host refused our `ready`) there is no page yet: the message is the page.
+    const alert = el('p', message, 'error');
+    alert.setAttribute('role', 'alert');
+    document.getElementById('app')!.replaceChildren(alert);
+    return;
+  }
   box.textContent = message;
   box.hidden = false;
 }
 
 function showTimeline(data: TimelineData): void {
+  pendingRequestId = 0;
+  saveState({ ...loadState(), ran: true });
   setBusy(false);
-  document.getElementById('error')!.hidden = true;
+  hideError();
   document.getElementById('title')!.textContent = data.title;
-  renderChart(document.getElementById('chart')!, data, {
-    duration: t('axis.duration'),
-    threshold: t('axis.threshold'),
-    failed: t('axis.failed'),
-    time: t('axis.time'),
-  });
   const notes = document.getElementById('notes')!;
-  notes.replaceChildren(...data.notes.map((note) => el('li', note)));
-  const failed = data.relists.filter((r) => !r.ok).length;
-  const longest = data.relists.reduce((max, r) => Math.max(max, r.durationMs), 0);
-  document.getElementById('summary')!.textContent = t('summary')
-    .replace('{relists}', String(data.relists.length))
-    .replace('{failed}', String(failed))
-    .replace('{longest}', (longest / 1000).toFixed(3));
+  notes.replaceChildren(...data.findings.map((f, i) => el('li', f.text, `finding finding-${f.level}${i === 0 ? ' headline' : ''}`)));
+  renderChart(document.getElementById('chart')!, data, {
+    time: t('axis.time'),
+    healthAxis: t('axis.health'),
+    durationAxis: t('axis.duration'),
+    health: t('series.health'),
+    threshold: t('series.threshold'),
+    duration: t('series.duration'),
+    failed: t('series.failed'),
+    unfinished: t('series.unfinished'),
+    unhealthyBand: t('band.unhealthy'),
+    notReadyBand: t('band.notReady'),
+  });
+  const approximate = document.getElementById('approximate')!;
+  approximate.hidden = !data.approximate;
 }
 
 function start(message: Extract<HostToWebview, { type: 'init' }>): void {
   strings = message.strings;
-  params = loadState().params ?? message.params;
+  const state = loadState();
+  const saved = checkWhatIfParams(state.params);
+  const params = saved.ok ? saved.params : message.params;
   const app = document.getElementById('app')!;
   const status = el('p', '', 'status');
   status.id = 'status';
@@ -134,14 +174,20 @@ function start(message: Extract<HostToWebview, { type: 'init' }>): void {
   error.hidden = true;
   const title = el('h2', t('title'));
   title.id = 'title';
-  const chart = el('div', undefined, 'chart');
-  chart.id = 'chart';
-  chart.setAttribute('aria-label', t('chartLabel'));
-  const summary = el('p', '', 'summary');
-  summary.id = 'summary';
+  // Findings come first: the most important one is what the user should read before the chart.
   const notes = el('ul', undefined, 'notes');
   notes.id = 'notes';
-  app.replaceChildren(title, buildForm(params), status, error, chart, summary, notes);
+  const chart = el('div', undefined, 'chart');
+  chart.id = 'chart';
+  chart.setAttribute('role', 'img');
+  chart.setAttribute('aria-label', t('chartLabel'));
+  const approximate = el('p', t('approximate'), 'approximate');
+  approximate.id = 'approximate';
+  approximate.hidden = true;
+  const form = buildForm(params);
+  app.replaceChildren(title, form, status, error, notes, chart, approximate);
+  // The page is rebuilt whenever VS Code shows it again; the chart comes back without a click.
+  if (state.ran === true && saved.ok) requestSimulation(form);
 }
 
 onHostMessage((message) => {
@@ -153,9 +199,13 @@ onHostMessage((message) => {
       if (message.requestId === pendingRequestId) showTimeline(message.data);
       break;
     case 'error':
-      if (message.requestId === pendingRequestId) showError(message.message);
+      // requestId null: a message the host could not tie to a request; show it, it explains a silence.
+      if (message.requestId === null || message.requestId === pendingRequestId) {
+        pendingRequestId = 0;
+        showError(message.message);
+      }
       break;
   }
 });
 
-post({ type: 'ready' });
+post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });

@@ -1,9 +1,13 @@
-// acquireVsCodeApi() may be called once per webview; this module is the only caller.
+// acquireVsCodeApi() may be called once per webview; this module is the only caller. State survives the
+// panel being hidden and a window reload (with the serializer) through getState/setState.
 
-import type { HostToWebview, WebviewToHost, WhatIfParams } from '../../src/shared/panelProtocol';
+import type { HostToWebview, WebviewToHost } from '../../src/shared/panelProtocol';
 
 interface PersistedState {
-  params?: WhatIfParams;
+  /** Unchecked: whatever an older version stored; main.ts validates it before use. */
+  params?: unknown;
+  /** A run was shown: when the page is rebuilt (hidden and shown again, a reload) it runs again. */
+  ran?: boolean;
 }
 
 interface VsCodeApi {

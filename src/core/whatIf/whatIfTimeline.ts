@@ -1,10 +1,12 @@
 // The timeline panel's what-if: turns the user's few knobs into a simulator scenario, runs it, and
 // reduces the simulator's timeline to what the chart draws. Pure, so the panel stays a thin adapter.
 
-import { parseScenario } from '../pleg/sim/scenario';
+import { parseScenario, type Scenario } from '../pleg/sim/scenario';
 import { simulate } from '../pleg/sim/simulate';
 import type { Timeline } from '../pleg/sim/timeline';
-import type { TimelineData, TimeWindow, WhatIfParams } from '../../shared/panelProtocol';
+import { chartSeries } from './chartSeries';
+import { whatIfFindings } from './findings';
+import type { TimelineData, TimeWindow, WhatIfParams } from './whatIfTypes';
 
 export const DEFAULT_WHAT_IF: WhatIfParams = {
   pods: 110,
@@ -51,46 +53,45 @@ function windowsOf<T extends { atMs: number }>(changes: readonly T[], isBad: (c:
   return out;
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
+export interface TimelineSettings {
+  title: string;
+  thresholdMs: number;
+  periodMs: number;
+  channelCapacity: number;
+  freezeAtMs?: number;
 }
 
-export function timelineData(timeline: Timeline, p: WhatIfParams, thresholdMs: number): TimelineData {
+/** What the chart draws for a simulator timeline: a what-if run, or a `pleg-doctor simulate` recording. */
+export function timelineData(timeline: Timeline, settings: TimelineSettings): TimelineData {
   // Before the first successful relist Healthy() says "pleg has yet to be successful": a startup
   // transient of a few milliseconds here, not the failure the user is asking about.
   const firstHealthy = timeline.health.findIndex((h) => h.healthy);
   const afterStartup = firstHealthy < 0 ? timeline.health : timeline.health.slice(firstHealthy);
   const unhealthy = windowsOf(afterStartup, (h) => !h.healthy, timeline.durationMs);
   const notReady = windowsOf(timeline.nodeReady, (n) => n.status === 'False', timeline.durationMs);
-  const s = timeline.summary;
-  const notes: string[] = [
-    `${s.relists} relists, ${s.failedRelists} failed; longest ${seconds(s.maxRelistMs)}, mean ${(s.meanRelistMs).toFixed(1)} ms.`,
-  ];
-  const firstUnhealthy = unhealthy[0];
-  if (firstUnhealthy === undefined) {
-    notes.push(`PLEG stayed healthy: no relist gap exceeded the ${seconds(thresholdMs)} threshold.`);
-  } else {
-    const relativeTo = p.freezeForS > 0 ? ` (${seconds(firstUnhealthy.fromMs - p.freezeAtS * 1000)} after the freeze)` : '';
-    notes.push(`PLEG first unhealthy at ${seconds(firstUnhealthy.fromMs)}${relativeTo}; unhealthy for ${seconds(s.unhealthyMs)} in total.`);
-  }
-  const firstNotReady = notReady[0];
-  const firstNotReadyPost = timeline.nodeReady.find((n) => n.status === 'False');
-  if (firstNotReady !== undefined && firstNotReadyPost !== undefined) {
-    notes.push(`Node posted Ready=False at ${seconds(firstNotReady.fromMs)}: "${firstNotReadyPost.message}"`);
-  }
-  if (s.discards > 0) notes.push(`${s.discards} PLEG events were discarded because the channel was full.`);
-  if (s.criTimeouts > 0) notes.push(`${s.criTimeouts} CRI calls hit the runtime request timeout.`);
   return {
-    title: `${p.pods} pods × ${p.containersPerPod} containers, ${p.rpcLatencyMs} ms per CRI call, kubelet ${p.kubelet === '1.32' ? '1.32+' : '1.26–1.31'}`,
-    thresholdMs,
-    relists: timeline.relists.map((r) => ({ startMs: r.startMs, durationMs: r.durationMs, ok: r.ok })),
+    title: settings.title,
+    thresholdMs: settings.thresholdMs,
+    durationMs: timeline.durationMs,
+    series: chartSeries(timeline, settings.periodMs),
     unhealthy,
     notReady,
-    notes,
+    findings: whatIfFindings({ timeline, freezeAtMs: settings.freezeAtMs, thresholdMs: settings.thresholdMs, channelCapacity: settings.channelCapacity, unhealthy, notReady }),
+    approximate: timeline.relistsRecorded === 'notable',
   };
 }
 
 export function runWhatIf(p: WhatIfParams, signal?: AbortSignal): TimelineData {
   const scenario = parseScenario(whatIfScenario(p));
-  return timelineData(simulate(scenario, signal), p, scenario.kubelet.relistThresholdMs);
+  const title = `${p.pods} pods × ${p.containersPerPod} containers, ${p.rpcLatencyMs} ms per CRI call, kubelet ${p.kubelet === '1.32' ? '1.32+' : '1.26–1.31'}`;
+  return timelineData(simulate(scenario, signal), { title, ...scenarioSettings(scenario) });
+}
+
+/** The kubelet settings the chart needs from a scenario. */
+export function scenarioSettings(scenario: Scenario): Omit<TimelineSettings, 'title'> {
+  const k = scenario.kubelet;
+  const settings: Omit<TimelineSettings, 'title'> = { thresholdMs: k.relistThresholdMs, periodMs: k.relistPeriodMs, channelCapacity: k.channelCapacity };
+  const firstHang = scenario.runtimeHangs[0];
+  if (firstHang !== undefined) settings.freezeAtMs = firstHang.startMs;
+  return settings;
 }

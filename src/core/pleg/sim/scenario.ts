@@ -68,6 +68,13 @@ export interface Scenario {
   slowdowns: SlowWindow[];
   consumerStalls: Array<{ startMs: number; durationMs: number }>;
   kubelet: KubeletSettings;
+  /**
+   * The EventedPLEG feature gate (1.26+), on when present: the generic PLEG relists every 300 s with a
+   * 10 min threshold, CRI container events reach the pod cache and the channel, and after
+   * `maxStreamRetries` failed GetContainerEvents streams the kubelet falls back to the configured
+   * relist period and threshold (1 s / 3 min by default).
+   */
+  eventedPleg: { streamFailuresMs: number[] } | null;
   /** `all`: every relist in the timeline; `notable`: failed, slow (≥ slowRelistMs) or eventful ones only. */
   record: { relists: 'all' | 'notable'; slowRelistMs: number; maxLogLines: number };
 }
@@ -122,6 +129,17 @@ function dur(v: unknown, path: string, dflt: number | undefined, min = 0): numbe
     return ms;
   }
   return num(v, path, dflt, { min });
+}
+
+function eventedPleg(v: unknown, kubeletVersion: string): Scenario['eventedPleg'] {
+  if (v === undefined) return null;
+  const o = obj(v, '$.eventedPleg', ['streamFailures']);
+  const minor = Number(/^v?1\.(\d+)/u.exec(kubeletVersion)?.[1]);
+  if (minor < 26) throw new ScenarioError('$.eventedPleg', `kubelet ${kubeletVersion} has no EventedPLEG (added in 1.26)`);
+  const failures = o['streamFailures'] ?? [];
+  if (!Array.isArray(failures)) throw new ScenarioError('$.eventedPleg.streamFailures', 'must be a list of times');
+  const streamFailuresMs = failures.map((f, i) => dur(f, `$.eventedPleg.streamFailures[${i}]`, undefined));
+  return { streamFailuresMs: streamFailuresMs.sort((a, b) => a - b) };
 }
 
 function bool(v: unknown, path: string, dflt: boolean): boolean {
@@ -188,7 +206,7 @@ function windows(v: unknown, path: string): Array<{ startMs: number; durationMs:
 const FAST: LatencyDist = { kind: 'lognormal', medianMs: 1, p99Ms: 8 };
 
 export function parseScenario(input: unknown): Scenario {
-  const root = obj(input, '$', ['name', 'description', 'seed', 'duration', 'kubeletVersion', 'startTime', 'nodeName', 'pods', 'churn', 'latency', 'runtimeHangs', 'slowdowns', 'consumerStalls', 'kubelet', 'record']);
+  const root = obj(input, '$', ['name', 'description', 'seed', 'duration', 'kubeletVersion', 'startTime', 'nodeName', 'pods', 'churn', 'latency', 'runtimeHangs', 'slowdowns', 'consumerStalls', 'kubelet', 'eventedPleg', 'record']);
   if (!isObj(input)) throw new ScenarioError('$', 'must be a JSON object');
   const startTime = str(root['startTime'], '$.startTime', '1970-01-01T00:00:00Z');
   const startEpochMs = isoToEpochMs(startTime);
@@ -242,6 +260,7 @@ export function parseScenario(input: unknown): Scenario {
   for (const [i, h] of stalls.entries()) if (h.rest['factor'] !== undefined) throw new ScenarioError(`$.consumerStalls[${i}].factor`, 'only slowdowns have a factor');
 
   return {
+    eventedPleg: eventedPleg(root['eventedPleg'], kubeletVersion),
     name: str(root['name'], '$.name', 'scenario'),
     seed: num(root['seed'], '$.seed', 1, { min: 0, max: 0xffffffff, integer: true }),
     durationMs: dur(root['duration'], '$.duration', undefined, 1),

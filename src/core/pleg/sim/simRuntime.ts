@@ -3,6 +3,7 @@
 // windows, the per-call deadline), and the calls follow the kubelet's serial pattern.
 
 import { criCallOutcome, type HangWindow } from '../cost/criCall';
+import type { CriContainerEventType } from '../evented';
 import type { GetPodStatusResult, GetPodsResult, PlegRuntime, RuntimeContainer, RuntimePod } from '../types';
 import type { SeededRandom } from './prng';
 import type { LatencyDist, LatencyModel, Scenario, SlowWindow } from './scenario';
@@ -47,7 +48,17 @@ export interface CallResult {
 
 const CALL_OK: CallResult = Object.freeze({ ok: true });
 
+/** A container change as a CRI GetContainerEvents stream reports it (EventedPLEG's input). */
+export interface SimContainerChange {
+  type: CriContainerEventType;
+  containerId: string;
+  /** The pod as the runtime reports it with the event (after the change). */
+  pod: RuntimePod;
+}
+
 export class SimRuntime implements PlegRuntime {
+  /** Told of every container change churn makes; the simulator turns them into CRI events. */
+  onChange: ((change: SimContainerChange) => void) | undefined;
   private readonly pods = new Map<string, RuntimePod>();
   private list: RuntimePod[] | null = null;
   private nextId = 1;
@@ -140,7 +151,7 @@ export class SimRuntime implements PlegRuntime {
     return `${prefix}${(this.nextId++).toString(16).padStart(8, '0')}`;
   }
 
-  private addPod(): void {
+  private addPod(): RuntimePod {
     const n = this.nextPod++;
     const uid = `pod-${n.toString().padStart(5, '0')}`;
     const containers: RuntimeContainer[] = [];
@@ -149,8 +160,10 @@ export class SimRuntime implements PlegRuntime {
     for (let i = 0; i < count; i++) containers.push({ id: this.newId('c'), state: 'running' });
     const sandboxes: RuntimeContainer[] = [];
     for (let i = 0; i < this.shape.sandboxesPerPod; i++) sandboxes.push({ id: this.newId('s'), state: 'running' });
-    this.pods.set(uid, { uid, name: `app-${n}`, namespace: 'default', ips: [`10.0.${(n >> 8) & 255}.${n & 255}`], sandboxes, containers });
+    const pod: RuntimePod = { uid, name: `app-${n}`, namespace: 'default', ips: [`10.0.${(n >> 8) & 255}.${n & 255}`], sandboxes, containers };
+    this.pods.set(uid, pod);
     this.list = null;
+    return pod;
   }
 
   private randomPod(): RuntimePod | undefined {
@@ -173,9 +186,14 @@ export class SimRuntime implements PlegRuntime {
     const victim = running[this.rng.int(0, Math.max(0, running.length - 1))];
     if (!victim) return;
     const containers = pod.containers.filter((c) => c.state === 'running' || c === victim).map((c) => (c === victim ? { id: c.id, state: 'exited' as const } : c));
-    containers.push({ id: this.newId('c'), state: 'running' });
-    this.pods.set(pod.uid, { ...pod, containers });
+    const started = { id: this.newId('c'), state: 'running' as const };
+    containers.push(started);
+    const after = { ...pod, containers };
+    this.pods.set(pod.uid, after);
     this.list = null;
+    this.onChange?.({ type: 'CONTAINER_STOPPED_EVENT', containerId: victim.id, pod: after });
+    this.onChange?.({ type: 'CONTAINER_CREATED_EVENT', containerId: started.id, pod: after });
+    this.onChange?.({ type: 'CONTAINER_STARTED_EVENT', containerId: started.id, pod: after });
   }
 
   /** A pod is deleted (all its containers and sandboxes vanish) and a new one is scheduled in its place. */
@@ -183,6 +201,13 @@ export class SimRuntime implements PlegRuntime {
     const pod = this.randomPod();
     if (!pod) return;
     this.pods.delete(pod.uid);
-    this.addPod();
+    const added = this.addPod();
+    if (this.onChange === undefined) return;
+    // Containers go before their sandbox, as the kubelet removes them.
+    for (const c of [...pod.containers, ...pod.sandboxes]) this.onChange({ type: 'CONTAINER_DELETED_EVENT', containerId: c.id, pod });
+    for (const c of [...added.sandboxes, ...added.containers]) {
+      this.onChange({ type: 'CONTAINER_CREATED_EVENT', containerId: c.id, pod: added });
+      this.onChange({ type: 'CONTAINER_STARTED_EVENT', containerId: c.id, pod: added });
+    }
   }
 }

@@ -11,16 +11,18 @@ import { formatKlogLine } from '../../parse/klogFormat';
 import type { KlogSeverity } from '../../parse/klog';
 import { formatGoDuration, formatGoDurationMs, MAX_GO_DURATION_NS } from '../../util/goDuration';
 import { EventChannel } from '../channel';
-import { GenericPleg } from '../generic';
+import { EventedPleg } from '../evented';
+import { GenericPleg, type EventedUsage } from '../generic';
 import { PodCache } from '../podCache';
-import { profileForKubeletVersion } from '../profiles';
+import { PLEG_CONSTANTS, profileForKubeletVersion } from '../profiles';
+import { DEFAULT_BASE_UNIX_SEC } from '../stamp';
 import type { RelistReport } from '../types';
 import { EventQueue } from './eventQueue';
 import { SeededRandom } from './prng';
 import { aggregateError, readyCondition, runtimeErrorMessages, type ReadyCondition } from './runtimeErrors';
 import type { Scenario } from './scenario';
 import { SimRuntime, type SimClock } from './simRuntime';
-import type { HealthTransition, NodeStatusPost, RelistEntry, RuntimeStatusTransition, SkipWindow, Timeline, BlockedWindow, SimLogLine } from './timeline';
+import type { EventedSummary, HealthTransition, NodeStatusPost, RelistEntry, RuntimeStatusTransition, SkipWindow, Timeline, BlockedWindow, SimLogLine } from './timeline';
 
 const SKIP_BACKOFF_BASE_MS = 100;
 const SKIP_BACKOFF_MAX_MS = 5_000;
@@ -37,6 +39,7 @@ export class SimulationCancelledError extends Error {
 interface InFlightRelist {
   startMs: number;
   getPodsEndMs: number;
+  endMs: number;
   ok: boolean;
   prevStamp: number | null;
 }
@@ -49,15 +52,28 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   const churnRng = root.fork();
   const runtime = new SimRuntime(clock, scenario.latency, scenario.runtimeHangs, scenario.slowdowns, k.runtimeRequestTimeoutMs, runtimeRng, scenario.pods);
   const profile = profileForKubeletVersion(scenario.kubeletVersion);
+  const channel = new EventChannel(k.channelCapacity);
+  const gate = scenario.eventedPleg !== null;
+  const usage: EventedUsage = { inUse: false };
+  const cache = new PodCache(gate);
+  const plegClock = { now: () => clock.now };
   const pleg = new GenericPleg({
     profile,
     runtime,
-    clock: { now: () => clock.now },
-    channel: new EventChannel(k.channelCapacity),
-    cache: new PodCache(false),
-    relistPeriodMs: k.relistPeriodMs,
-    relistThresholdMs: k.relistThresholdMs,
+    clock: plegClock,
+    channel,
+    cache,
+    // With the gate on, the kubelet builds the generic PLEG with the evented period and threshold.
+    relistPeriodMs: gate ? PLEG_CONSTANTS.eventedRelistPeriodMs : k.relistPeriodMs,
+    relistThresholdMs: gate ? PLEG_CONSTANTS.eventedRelistThresholdMs : k.relistThresholdMs,
+    eventedGate: gate,
+    eventedUsage: usage,
   });
+  const evented = gate
+    ? new EventedPleg({ profile, clock: plegClock, channel, cache, generic: pleg, usage, fallbackPeriodMs: k.relistPeriodMs, fallbackThresholdMs: k.relistThresholdMs })
+    : null;
+  evented?.start();
+  const eventedSummary: EventedSummary | null = evented === null ? null : { streamFailures: 0, fallbackAtMs: null, criEvents: 0, criEventsIgnored: 0 };
   const q = new EventQueue();
   const end = scenario.durationMs;
 
@@ -86,22 +102,22 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   let healthyNow = false;
   let unhealthySince = 0;
 
-  const thresholdText = formatGoDurationMs(k.relistThresholdMs);
   /** Healthy() at time x. A relist in flight has already run in the model; before its GetPods returned, the kubelet still saw the previous stamp. */
   const plegErrorAt = (x: number): string | undefined => {
     if (inFlight !== null && inFlight.ok && x < inFlight.getPodsEndMs) {
       const prev = inFlight.prevStamp;
+      const thresholdText = formatGoDurationMs(pleg.relistThresholdMs);
       if (prev === null) {
         return profile.yetToBeSuccessfulText
           ? 'pleg has yet to be successful'
           : `pleg was last seen active ${formatGoDuration(MAX_GO_DURATION_NS)} ago; threshold is ${thresholdText}`;
       }
-      return x - prev > k.relistThresholdMs ? `pleg was last seen active ${formatGoDurationMs(x - prev)} ago; threshold is ${thresholdText}` : undefined;
+      return x - prev > pleg.relistThresholdMs ? `pleg was last seen active ${formatGoDurationMs(x - prev)} ago; threshold is ${thresholdText}` : undefined;
     }
     // Healthy() is true whenever the stamp is at most a threshold old; only ask the model (which also
     // formats the error text) when it can fail. This check runs on every sync loop pass.
     const last = pleg.lastRelistMs;
-    if (last !== null && x - last <= k.relistThresholdMs) return undefined;
+    if (last !== null && x - last <= pleg.relistThresholdMs) return undefined;
     const saved = clock.now;
     clock.now = x;
     const h = pleg.healthy();
@@ -110,16 +126,16 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   };
 
   const flushHealth = (x: number): void => {
-    if (healthyNow && stampMs !== null && x > stampMs + k.relistThresholdMs) {
+    if (healthyNow && stampMs !== null && x > stampMs + pleg.relistThresholdMs) {
       healthyNow = false;
-      unhealthySince = stampMs + k.relistThresholdMs;
+      unhealthySince = stampMs + pleg.relistThresholdMs;
       health.push({ atMs: unhealthySince, healthy: false });
     }
   };
   const stampChanged = (visibleAt: number, stamp: number): void => {
     flushHealth(visibleAt);
     stampMs = stamp;
-    if (!healthyNow && visibleAt - stamp <= k.relistThresholdMs) {
+    if (!healthyNow && visibleAt - stamp <= pleg.relistThresholdMs) {
       healthyNow = true;
       totals.unhealthyMs += visibleAt - unhealthySince;
       health.push({ atMs: visibleAt, healthy: true });
@@ -155,14 +171,14 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   const NO_ERRORS: string[] = [];
   const runtimeErrorsAt = (x: number): string[] => {
     const pe = plegErrorAt(x);
+    // With the gate on the kubelet also registers EventedPLEG's check: unhealthy when the channel is full.
+    const ee = evented === null ? undefined : evented.healthy().error;
     // The common case on every sync pass: a fresh runtime status and a healthy PLEG.
-    if (pe === undefined && lastRuntimeSync !== null && lastRuntimeSync + k.runtimeSyncThresholdMs > x) return NO_ERRORS;
-    return runtimeErrorMessages({
-      nowMs: x,
-      lastRuntimeSyncMs: lastRuntimeSync,
-      runtimeSyncThresholdMs: k.runtimeSyncThresholdMs,
-      failingChecks: pe === undefined ? [] : [['PLEG', pe]],
-    });
+    if (pe === undefined && ee === undefined && lastRuntimeSync !== null && lastRuntimeSync + k.runtimeSyncThresholdMs > x) return NO_ERRORS;
+    const failingChecks: Array<[string, string]> = [];
+    if (pe !== undefined) failingChecks.push(['PLEG', pe]);
+    if (ee !== undefined) failingChecks.push(['EventedPLEG', ee]);
+    return runtimeErrorMessages({ nowMs: x, lastRuntimeSyncMs: lastRuntimeSync, runtimeSyncThresholdMs: k.runtimeSyncThresholdMs, failingChecks });
   };
 
   // ---- consumer stalls ----
@@ -172,8 +188,8 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   };
 
   // ---- the relist loop ----
-  let blockedRelist: { report: RelistReport; startMs: number } | null = null;
-  const recordRelist = (report: RelistReport, startMs: number, endMs: number): void => {
+  let blockedRelist: { report: RelistReport; startMs: number; getPodsEndMs: number; next: (endMs: number) => void } | null = null;
+  const recordRelist = (report: RelistReport, startMs: number, endMs: number, getPodsEndMs: number): void => {
     const durationMs = endMs - startMs;
     totals.relists++;
     totals.sumMs += durationMs;
@@ -191,6 +207,7 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
         startMs,
         endMs,
         durationMs,
+        getPodsEndMs,
         ok: report.ok,
         events: report.generated,
         delivered: report.delivered,
@@ -202,27 +219,38 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     }
   };
 
-  const relistStart = (t: number): void => {
+  /** One relist at t (`run` makes it: the loop's own, or one forced by a failed event stream); `next` runs when it ends. */
+  const runRelist = (t: number, run: () => RelistReport, next: (endMs: number) => void): void => {
     clock.now = t;
     const prevStamp = pleg.lastRelistMs;
-    const report = pleg.relist();
+    const report = run();
     const relistEnd = clock.now;
     const getPodsEndMs = runtime.lastGetPodsEndMs;
-    inFlight = { startMs: t, getPodsEndMs, ok: report.ok, prevStamp };
+    inFlight = { startMs: t, getPodsEndMs, endMs: relistEnd, ok: report.ok, prevStamp };
     q.schedule(relistEnd, () => {
       if (report.ok) stampChanged(getPodsEndMs, t);
       inFlight = null;
       if (report.blocked) {
         // Kubelet ≤1.13: stuck in a channel send until the sync loop reads (#72482).
-        blockedRelist = { report, startMs: t };
+        blockedRelist = { report, startMs: t, getPodsEndMs, next };
         consume(relistEnd);
         return;
       }
-      recordRelist(report, t, relistEnd);
-      q.schedule(relistEnd + k.relistPeriodMs, relistStart);
+      recordRelist(report, t, relistEnd, getPodsEndMs);
+      next(relistEnd);
       if (syncIdle(relistEnd)) consume(relistEnd);
     });
   };
+  /** The relist goroutine; a fallback from EventedPLEG stops it and starts a new one (a new generation). */
+  let loopGeneration = 0;
+  const relistLoop = (generation: number) => {
+    const start = (t: number): void => {
+      if (generation !== loopGeneration) return;
+      runRelist(t, () => pleg.relist(), (endMs) => q.schedule(endMs + pleg.relistPeriodMs, start));
+    };
+    return start;
+  };
+  const relistStart = relistLoop(0);
 
   /** The sync loop reads the PLEG channel (all of it: syncLoopIteration runs back to back). */
   const consume = (t: number): void => {
@@ -235,8 +263,8 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     if (b !== null && pleg.blockedRelist === null) {
       blockedRelist = null;
       const done = clock.now;
-      recordRelist(b.report, b.startMs, done);
-      q.schedule(done + k.relistPeriodMs, relistStart);
+      recordRelist(b.report, b.startMs, done, b.getPodsEndMs);
+      b.next(done);
     }
   };
 
@@ -329,6 +357,50 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     q.schedule(churnRng.exponential(meanMs), tick);
   };
 
+  // ---- EventedPLEG ----
+  const hungAt = (x: number): boolean => scenario.runtimeHangs.some((h) => x >= h.startMs && x < h.startMs + h.durationMs);
+  const streamFailure = (t: number): void => {
+    if (evented === null || eventedSummary === null) return;
+    // Relists hold the generic PLEG's relist lock: a forced one waits for the one in flight.
+    const busy = inFlight as InFlightRelist | null;
+    if (busy !== null && busy.endMs > t) {
+      q.schedule(busy.endMs, streamFailure);
+      return;
+    }
+    let fellBack = false;
+    runRelist(
+      t,
+      () => {
+        const r = evented.streamFailed();
+        fellBack = r.fellBack;
+        // Only a ≤1.13 relist blocked in a send gives null, and those kubelets have no EventedPLEG.
+        return r.relist as RelistReport;
+      },
+      (endMs) => {
+        eventedSummary.streamFailures = evented.failedStreams;
+        if (!fellBack) return;
+        // Stop, Update(1 s, 3 min), Start: wait.Until relists at once, then every period.
+        eventedSummary.fallbackAtMs = endMs;
+        loopGeneration++;
+        q.schedule(endMs, relistLoop(loopGeneration));
+      },
+    );
+  };
+  if (evented !== null && eventedSummary !== null) {
+    for (const at of scenario.eventedPleg?.streamFailuresMs ?? []) q.schedule(at, streamFailure);
+    // A frozen runtime sends no events; once EventedPLEG is no longer in use nobody reads the stream.
+    runtime.onChange = (change) => {
+      if (!usage.inUse || hungAt(clock.now)) return;
+      const createdAt = BigInt(DEFAULT_BASE_UNIX_SEC) * 1_000_000_000n + BigInt(Math.round(clock.now * 1e6));
+      const r = evented.handleEvent({ type: change.type, containerId: change.containerId, createdAt, pod: change.pod });
+      eventedSummary.criEvents++;
+      if (r.ignored) eventedSummary.criEventsIgnored++;
+      totals.events += r.generated;
+      totals.discards += r.discarded;
+      if (syncIdle(clock.now)) consume(clock.now);
+    };
+  }
+
   // The sync loop's first pass comes first: on a starting kubelet it finds neither a runtime status nor a relist.
   q.schedule(0, syncIter);
   q.schedule(0, statusCheck);
@@ -347,6 +419,10 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     clock.now = e.at;
     e.run(e.at);
   }
+  // A relist still running at the end: its stamp is already visible once its GetPods returned.
+  // Assigned inside callbacks, so the compiler cannot see it is anything but its initial null here.
+  const unfinished = inFlight as InFlightRelist | null;
+  if (unfinished !== null && unfinished.ok && unfinished.getPodsEndMs <= end) stampChanged(unfinished.getPodsEndMs, unfinished.startMs);
   flushHealth(end);
   flushRuntime(end);
   if (!healthyNow) totals.unhealthyMs += end - unhealthySince;
@@ -360,6 +436,8 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     durationMs: end,
     relistsRecorded: scenario.record.relists,
     relists,
+    evented: eventedSummary,
+    relistInFlight: unfinished === null ? null : { startMs: unfinished.startMs, getPodsEndMs: unfinished.getPodsEndMs, ok: unfinished.ok },
     health,
     runtimeStatus,
     nodeReady,

@@ -4,6 +4,8 @@ export interface RelistEntry {
   startMs: number;
   endMs: number;
   durationMs: number;
+  /** When GetPods returned: a successful relist's start becomes the stamp Healthy() sees from here on. */
+  getPodsEndMs: number;
   ok: boolean;
   error?: string;
   /** Events the relist tried to send (ContainerChanged filtered out). */
@@ -65,6 +67,16 @@ export interface TimelineSummary {
   logLinesDropped: number;
 }
 
+export interface EventedSummary {
+  /** Failed GetContainerEvents streams (each forced a generic relist). */
+  streamFailures: number;
+  /** When the kubelet fell back to the generic relist period and threshold; null if it did not. */
+  fallbackAtMs: number | null;
+  /** CRI container events handed to EventedPLEG, and how many it ignored (no sandbox status). */
+  criEvents: number;
+  criEventsIgnored: number;
+}
+
 export interface Timeline {
   scenario: string;
   seed: number;
@@ -73,7 +85,11 @@ export interface Timeline {
   startTime: string;
   durationMs: number;
   relistsRecorded: 'all' | 'notable';
+  /** EventedPLEG's part of the run; null when the feature gate is off. */
+  evented: EventedSummary | null;
   relists: RelistEntry[];
+  /** The relist still running when the run ended (its report is already known to the simulator). */
+  relistInFlight: { startMs: number; getPodsEndMs: number; ok: boolean } | null;
   health: HealthTransition[];
   runtimeStatus: RuntimeStatusTransition[];
   /** Node status posts whose Ready condition differs from the previous post (the first post always). */

@@ -1,0 +1,90 @@
+// Every string the timeline panel shows, localized on the host: the webview receives them in `init`.
+// The localizer is a parameter (the panel passes l10n's t), so the webview test can use these strings
+// outside VS Code.
+
+import type { Localize } from '../../core/tree/localize';
+import type { MessageProblem, ParamProblem, WhatIfNumericKey } from '../../shared/panelProtocol';
+
+function paramLabel(t: Localize, field: WhatIfNumericKey): string {
+  switch (field) {
+    case 'pods':
+      return t('Pods');
+    case 'containersPerPod':
+      return t('Containers per pod');
+    case 'rpcLatencyMs':
+      return t('CRI call latency (ms)');
+    case 'changedPodsPerRelist':
+      return t('Changed pods per relist');
+    case 'freezeAtS':
+      return t('Freeze runtime at (s)');
+    case 'freezeForS':
+      return t('Freeze for (s, 0 = none)');
+    case 'durationS':
+      return t('Simulated time (s)');
+  }
+}
+
+export function webviewStrings(t: Localize): Record<string, string> {
+  return {
+    title: t('PLEG What-if Timeline'),
+    run: t('Simulate'),
+    running: t('Simulating…'),
+    cancel: t('Cancel'),
+    cancelled: t('Simulation cancelled.'),
+    notANumber: t('{0}: not a number'),
+    outOfRange: t('{0} must be between {1} and {2}'),
+    chartLabel: t('Time since the last successful relist started, against the PLEG health threshold, with every relist\'s duration'),
+    'axis.health': t('since last relist start (s)'),
+    'axis.duration': t('relist duration (s)'),
+    'axis.time': t('time (s)'),
+    'series.health': t('time since the last successful relist started'),
+    'series.threshold': t('threshold: unhealthy above'),
+    'series.duration': t('relist duration'),
+    'series.failed': t('failed relist'),
+    'series.unfinished': t('relist still running at the end'),
+    'band.unhealthy': t('PLEG unhealthy'),
+    'band.notReady': t('node NotReady'),
+    approximate: t('Long run: fast relists without events were not recorded one by one; the health line between them is estimated.'),
+    'param.pods': paramLabel(t, 'pods'),
+    'param.containersPerPod': paramLabel(t, 'containersPerPod'),
+    'param.rpcLatencyMs': paramLabel(t, 'rpcLatencyMs'),
+    'param.changedPodsPerRelist': paramLabel(t, 'changedPodsPerRelist'),
+    'param.freezeAtS': paramLabel(t, 'freezeAtS'),
+    'param.freezeForS': paramLabel(t, 'freezeForS'),
+    'param.durationS': paramLabel(t, 'durationS'),
+    'param.kubelet': t('Kubelet'),
+  };
+}
+
+function describeParamProblem(t: Localize, problem: ParamProblem): string {
+  switch (problem.kind) {
+    case 'notAnObject':
+      return t('The panel sent no simulation parameters.');
+    case 'notANumber':
+      return t('{0}: not a number', paramLabel(t, problem.field));
+    case 'outOfRange':
+      return t('{0} must be between {1} and {2}', paramLabel(t, problem.field), problem.min, problem.max);
+    case 'badKubelet':
+      return t('Kubelet must be 1.26 or 1.32, not {0}', problem.value);
+    case 'unknownField':
+      return t('Unknown simulation parameter {0}', problem.field);
+  }
+}
+
+/** Why a message from the webview was refused, in the user's language. */
+export function describeMessageProblem(t: Localize, problem: MessageProblem): string {
+  switch (problem.kind) {
+    case 'notAnObject':
+      return t('The panel sent a message that is not an object.');
+    case 'unknownType':
+      return t('The panel sent a message of unknown type {0}.', problem.type);
+    case 'badField':
+      return t('The panel sent a message whose field {0} is not {1}.', problem.field, problem.expected);
+    case 'unknownField':
+      return t('The panel sent a message with an unknown field {0}.', problem.field);
+    case 'protocolVersion':
+      return t('The panel speaks protocol version {0}, the extension {1}: reopen the panel.', problem.got, problem.want);
+    case 'params':
+      return describeParamProblem(t, problem.problem);
+  }
+}

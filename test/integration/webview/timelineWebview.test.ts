@@ -1,0 +1,283 @@
+// The timeline webview in headless Chromium, outside VS Code: the built bundle served from a loopback
+// HTTP server inside the same HTML shell and CSP the panel sets (webviewHtml), acquireVsCodeApi stood in
+// by a recorder, and the host's side of the protocol played by this test with recorded data: the
+// timeline `pleg-doctor simulate` prints for test/fixtures/scenarios/frozen-runtime.json.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as vscode from 'vscode';
+import { englishText } from '../../../src/core/tree/localize';
+import { parseScenario } from '../../../src/core/pleg/sim/scenario';
+import { simulate } from '../../../src/core/pleg/sim/simulate';
+import type { Timeline } from '../../../src/core/pleg/sim/timeline';
+import { scenarioSettings, timelineData, DEFAULT_WHAT_IF } from '../../../src/core/whatIf/whatIfTimeline';
+import type { TimelineData } from '../../../src/core/whatIf/whatIfTypes';
+import { webviewStrings } from '../../../src/host/panels/timelineStrings';
+import { webviewHtml } from '../../../src/host/panels/webviewHtml';
+import { PROTOCOL_VERSION, type HostToWebview, type WebviewToHost } from '../../../src/shared/panelProtocol';
+
+const ROOT = resolve(__dirname, '../../..');
+const CHROMIUM = '/usr/bin/chromium';
+const RESULTS = join(ROOT, 'test-results');
+
+let dir: string;
+let server: Server;
+let origin: string;
+let browser: Browser;
+let recorded: TimelineData;
+
+/** Records what the page posts and every CSP violation, before any page script runs. */
+/** The page's globals this test reads; the root tsconfig has no DOM types. */
+interface PageGlobals {
+  __sent: WebviewToHost[];
+  __violations: string[];
+  __state: unknown;
+  dispatchEvent(event: unknown): boolean;
+}
+interface Canvas2d {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+}
+declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+
+const INIT_SCRIPT = `
+  window.__sent = [];
+  window.__violations = [];
+  window.__state = undefined;
+  // A light VS Code theme's variables, set through the CSSOM as VS Code does (the CSP allows no inline style).
+  document.addEventListener('DOMContentLoaded', () => {
+    const vars = { '--vscode-foreground': '#3b3b3b', '--vscode-editorWidget-border': '#e5e5e5', '--vscode-font-family': 'sans-serif', '--vscode-font-size': '13px' };
+    for (const [k, v] of Object.entries(vars)) document.body.style.setProperty(k, v);
+  });
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+  window.acquireVsCodeApi = () => ({
+    postMessage: (m) => window.__sent.push(JSON.parse(JSON.stringify(m))),
+    getState: () => window.__state,
+    setState: (s) => { window.__state = s; },
+  });
+`;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'timeline-webview-'));
+  // The same options esbuild.mjs uses for the production webview bundle.
+  await esbuild.build({ absWorkingDir: ROOT, entryPoints: ['webview/timeline/main.ts'], outfile: join(dir, 'timeline.js'), bundle: true, minify: true, legalComments: 'none', platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'silent' });
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/') {
+      const html = webviewHtml({ cspSource: origin } as vscode.Webview, {
+        title: 'PLEG What-if Timeline',
+        scriptUri: { toString: () => `${origin}/timeline.js` } as vscode.Uri,
+        styleUris: [{ toString: () => `${origin}/timeline.css` } as vscode.Uri],
+      });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      return;
+    }
+    // Chromium asks for a favicon on its own; a VS Code webview never does.
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const file = { '/timeline.js': 'text/javascript', '/timeline.css': 'text/css' }[path];
+    if (file === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file }).end(readFileSync(join(dir, path.slice(1))));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // What `pleg-doctor simulate frozen-runtime.json` prints, through JSON as a recording would be.
+  const scenario = parseScenario(JSON.parse(readFileSync(join(ROOT, 'test/fixtures/scenarios/frozen-runtime.json'), 'utf8')));
+  const timeline = JSON.parse(JSON.stringify(simulate(scenario))) as Timeline;
+  recorded = timelineData(timeline, { title: 'frozen-runtime (recorded)', ...scenarioSettings(scenario) });
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    timeout: 60_000,
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((ok) => server?.close(ok));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Session {
+  page: Page;
+  consoleErrors: string[];
+}
+
+async function open(savedState?: unknown): Promise<Session> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  await page.addInitScript(INIT_SCRIPT);
+  // What getState() returns when VS Code rebuilds a page it had hidden.
+  if (savedState !== undefined) await page.addInitScript((state) => Object.assign(globalThis, { __state: state }), savedState);
+  await page.goto(`${origin}/`);
+  const ready = await nextSent(page, 'ready');
+  expect(ready).toEqual({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+  await toPage(page, { type: 'init', protocolVersion: PROTOCOL_VERSION, strings: webviewStrings(englishText), params: DEFAULT_WHAT_IF });
+  await page.locator('#run').waitFor();
+  return { page, consoleErrors };
+}
+
+async function sent(page: Page): Promise<WebviewToHost[]> {
+  return page.evaluate(() => (globalThis as unknown as PageGlobals).__sent);
+}
+
+async function nextSent<T extends WebviewToHost['type']>(page: Page, type: T): Promise<Extract<WebviewToHost, { type: T }>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const hit = (await sent(page)).filter((m) => m.type === type).pop();
+    if (hit !== undefined) return hit as Extract<WebviewToHost, { type: T }>;
+    if (Date.now() > deadline) throw new Error(`the page never sent ${type}; it sent ${JSON.stringify(await sent(page))}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+async function toPage(page: Page, message: HostToWebview): Promise<void> {
+  await page.evaluate((data) => {
+    (globalThis as unknown as PageGlobals).dispatchEvent(new MessageEvent('message', { data }));
+  }, message);
+}
+
+/** Pixels of the chart canvas within `tolerance` of an RGB colour, as seen on the page. */
+async function pixelsNear(page: Page, rgb: [number, number, number], tolerance = 12): Promise<number> {
+  return page.locator('#chart canvas').first().evaluate((canvas: Canvas2d, [r, g, b, tol]) => {
+    const px = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    // The canvas is transparent: composite each pixel over the page's white background first.
+    const onWhite = (c: number, a: number): number => c * a + 255 * (1 - a);
+    for (let i = 0; i < px.length; i += 4) {
+      const a = px[i + 3]! / 255;
+      if (Math.abs(onWhite(px[i]!, a) - r) <= tol && Math.abs(onWhite(px[i + 1]!, a) - g) <= tol && Math.abs(onWhite(px[i + 2]!, a) - b) <= tol) n++;
+    }
+    return n;
+  }, [...rgb, tolerance] as const);
+}
+
+/** A translucent fill over the page's white background. */
+const over = (rgb: [number, number, number], alpha: number): [number, number, number] => rgb.map((c) => Math.round(c * alpha + 255 * (1 - alpha))) as [number, number, number];
+
+describe('timeline webview in headless Chromium', () => {
+  it('draws a recorded frozen-runtime timeline: every series and band, findings first, no CSP violation', async () => {
+    const { page, consoleErrors } = await open();
+    await page.locator('#run').click();
+    const request = await nextSent(page, 'simulate');
+    expect(request.params).toEqual(DEFAULT_WHAT_IF);
+    await expect(page.locator('#status').textContent()).resolves.toBe('Simulating…');
+    await toPage(page, { type: 'timeline', requestId: request.requestId, data: recorded });
+    await page.locator('#chart canvas').first().waitFor();
+    await expect(page.locator('#status').textContent()).resolves.toBe('');
+
+    // The recording has every series and both bands.
+    expect(recorded.unhealthy.length).toBeGreaterThan(0);
+    expect(recorded.notReady.length).toBeGreaterThan(0);
+    expect(recorded.series.failedRelist.some((v) => v !== null)).toBe(true);
+    const legend = await page.locator('#chart .legend li').evaluateAll((items) => items.map((li) => [(li as unknown as { dataset: Record<string, string> }).dataset['key'], li.textContent]));
+    expect(legend.map(([key]) => key)).toEqual(['health', 'threshold', 'duration', 'failed', 'unhealthy', 'notReady']);
+    expect(legend.find(([key]) => key === 'threshold')![1]).toBe('threshold: unhealthy above 180 s');
+    // uPlot's own live legend ("Value: --") is gone.
+    await expect(page.locator('.u-legend').count()).resolves.toBe(0);
+    await expect(page.getByText('Value').count()).resolves.toBe(0);
+
+    // Each series and band reached the canvas in its colour.
+    const colours: Record<string, [number, number, number]> = {
+      health: [0x37, 0x94, 0xff],
+      threshold: [0xcc, 0xa7, 0x00],
+      duration: [0x89, 0xd1, 0x85],
+      failed: [0xf1, 0x4c, 0x4c],
+      unhealthyBand: over([204, 167, 0], 0.55),
+      notReadyBand: over([241, 76, 76], 0.14),
+    };
+    for (const [name, rgb] of Object.entries(colours)) expect(await pixelsNear(page, rgb), name).toBeGreaterThan(20);
+
+    // The findings come before the chart, the most important first.
+    const notes = await page.locator('#notes li').allTextContents();
+    expect(notes).toEqual(recorded.findings.map((f) => f.text));
+    expect(notes[0]).toMatch(/^Node posted Ready=False at/);
+    const notesBox = await page.locator('#notes').boundingBox();
+    const chartBox = await page.locator('#chart').boundingBox();
+    expect(notesBox!.y).toBeLessThan(chartBox!.y);
+    await expect(page.locator('#notes li.headline').count()).resolves.toBe(1);
+
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'webview-timeline-frozen-runtime.png'), fullPage: true });
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    // The knobs were kept with setState for the next time the panel is shown.
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toEqual({ params: DEFAULT_WHAT_IF, ran: true });
+    await page.close();
+  });
+
+  it('a page rebuilt from saved state shows the saved knobs and runs the last simulation again', async () => {
+    const params = { ...DEFAULT_WHAT_IF, pods: 42 };
+    const { page } = await open({ params, ran: true });
+    const request = await nextSent(page, 'simulate');
+    expect(request.params).toEqual(params);
+    await expect(page.locator('#param-pods').evaluate((f) => (f as unknown as { value: string }).value)).resolves.toBe('42');
+    await page.close();
+  });
+
+  it('a refused handshake (another protocol version) is shown instead of an empty page', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(INIT_SCRIPT);
+    await page.goto(`${origin}/`);
+    await nextSent(page, 'ready');
+    await toPage(page, { type: 'error', requestId: null, message: 'The panel speaks protocol version 0, the extension 1: reopen the panel.' });
+    await expect(page.locator('#app .error').textContent()).resolves.toBe('The panel speaks protocol version 0, the extension 1: reopen the panel.');
+    await page.close();
+  });
+
+  it('an out-of-range knob is refused in the panel with a visible message, and nothing is sent', async () => {
+    const { page, consoleErrors } = await open();
+    await page.locator('#param-pods').evaluate((field) => {
+      (field as unknown as { value: string }).value = '5000';
+    });
+    await page.locator('#run').click();
+    await page.locator('#error').waitFor({ state: 'visible' });
+    await expect(page.locator('#error').textContent()).resolves.toBe('Pods must be between 0 and 1000');
+    expect((await sent(page)).filter((m) => m.type === 'simulate')).toEqual([]);
+    await expect(page.locator('#status').textContent()).resolves.toBe('');
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('a host error for the pending request ends "Simulating…" and shows the reason', async () => {
+    const { page } = await open();
+    await page.locator('#run').click();
+    const request = await nextSent(page, 'simulate');
+    await toPage(page, { type: 'error', requestId: request.requestId, message: 'The simulation failed: boom' });
+    await page.locator('#error').waitFor({ state: 'visible' });
+    await expect(page.locator('#error').textContent()).resolves.toBe('The simulation failed: boom');
+    await expect(page.locator('#status').textContent()).resolves.toBe('');
+    await page.close();
+  });
+
+  it('Cancel asks the host to stop the pending run and a late answer is ignored', async () => {
+    const { page } = await open();
+    await page.locator('#run').click();
+    const request = await nextSent(page, 'simulate');
+    await page.locator('#cancel').click();
+    expect(await nextSent(page, 'cancel')).toEqual({ type: 'cancel', requestId: request.requestId });
+    await toPage(page, { type: 'timeline', requestId: request.requestId, data: recorded });
+    await expect(page.locator('#status').textContent()).resolves.toBe('Simulation cancelled.');
+    await expect(page.locator('#chart canvas').count()).resolves.toBe(0);
+    await page.close();
+  });
+});
