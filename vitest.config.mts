@@ -21,8 +21,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          // Brings up the real node stack (sshd, containerd, pods) once for the run: test/support/node-stack.sh.
-          globalSetup: ['test/integration/globalSetup.ts'],
+          // Brings up the real node stack (sshd, containerd, pods) once for the run: test/support/node-stack.sh;
+          // the real cluster (test/support/real-cluster.sh) is started by the first realk8s test that needs it.
+          globalSetup: ['test/integration/globalSetup.ts', 'test/integration/realk8s/globalSetup.ts'],
         },
       },
     ],

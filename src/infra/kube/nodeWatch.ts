@@ -219,16 +219,18 @@ export class ReflectorNodeWatch implements NodeWatch {
     let token: string | undefined;
     let rv = '';
     let restarts = 0;
-    do {
+    for (;;) {
       let page: { metadata?: { resourceVersion?: unknown; continue?: unknown }; items?: unknown };
       try {
         page = (await client.getJson('/api/v1/nodes', { limit: this.options.pageSize, continue: token }, { signal, timeoutMs: this.options.requestTimeoutMs })) as typeof page;
       } catch (err) {
         // An expired continue token: start the list over (a consistent snapshot is worth one more pass).
+        // (A `continue` in a do…while would test the loop condition, see no token and end the list empty.)
         if (err instanceof KubeHttpError && err.status === 410 && token !== undefined && restarts < 3) {
           restarts++;
           fresh.clear();
           token = undefined;
+          rv = '';
           continue;
         }
         throw err;
@@ -241,7 +243,8 @@ export class ReflectorNodeWatch implements NodeWatch {
       }
       if (typeof page.metadata?.resourceVersion === 'string') rv = page.metadata.resourceVersion;
       token = typeof page.metadata?.continue === 'string' && page.metadata.continue !== '' ? page.metadata.continue : undefined;
-    } while (token !== undefined);
+      if (token === undefined) break;
+    }
     this.store.clear();
     for (const [name, node] of fresh) this.store.set(name, node);
     this.resourceVersion = rv;
