@@ -33,12 +33,17 @@ export function hostKeyQuestionText(question: UnknownHostQuestion, t: Localize):
 export function createHostKeyPrompt(show: ShowModalWarning, t: Localize): ConfirmUnknownHost {
   let queue: Promise<unknown> = Promise.resolve();
   const accepted = new Set<string>();
-  return (question) => {
+  return (question, signal) => {
     const answer = queue.then(async () => {
+      // Cancelled while waiting behind another modal: do not ask at all.
+      if (cancelled(signal)) return false;
       const id = `${question.host}:${question.port} ${question.fingerprint}`;
       if (accepted.has(id)) return true;
       const text = hostKeyQuestionText(question, t);
       const picked = await show(text.message, { modal: true, detail: text.detail }, text.trust);
+      // A modal cannot be closed from outside: "Trust" clicked after the snapshot was cancelled answers
+      // nothing, and must not make the next question about this key pass unasked either.
+      if (cancelled(signal)) return false;
       const trusted = picked === text.trust;
       if (trusted) accepted.add(id);
       return trusted;
@@ -46,4 +51,9 @@ export function createHostKeyPrompt(show: ShowModalWarning, t: Localize): Confir
     queue = answer.catch(() => undefined);
     return answer;
   };
+}
+
+/** Read through a call: TypeScript would otherwise keep the narrowing of an earlier check across the await. */
+function cancelled(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

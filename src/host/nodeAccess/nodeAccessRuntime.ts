@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/util/logger';
 import { t } from '../l10n';
+import { loadNodeAccessBundle } from '../lazyBundles';
 import { createHostKeyPrompt } from './hostKeyPrompt';
 import type { runNodeSnapshot } from './nodeSnapshotRunner';
 import { createPassphrasePrompt } from './passphrasePrompt';
@@ -38,7 +39,7 @@ export class NodeAccessRuntime implements vscode.Disposable {
       readOnlyKnownHosts: [join(homedir(), '.ssh', 'known_hosts'), '/etc/ssh/ssh_known_hosts'],
       ownKnownHosts: this.ownKnownHosts,
       confirmUnknownHost: createHostKeyPrompt((message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items), t),
-      getPassphrase: createPassphrasePrompt((options) => vscode.window.showInputBox(options), t),
+      getPassphrase: createPassphrasePrompt((options, token) => vscode.window.showInputBox(options, token), t),
       secrets: this.secrets,
       logger,
       agentSocket: () => process.env['SSH_AUTH_SOCK'],
@@ -48,11 +49,11 @@ export class NodeAccessRuntime implements vscode.Disposable {
   /** The pool and the snapshot code, loaded once; the storage dir exists afterwards (a trusted key is written there). */
   async load(): Promise<LoadedNodeAccess> {
     await mkdir(this.storageDir, { recursive: true, mode: 0o700 });
-    return (this.loaded ??= Promise.all([import('./sshPoolHolder'), import('./takeSnapshotCommand'), import('./nodeSnapshotRunner')]).then(([holder, command, runner]) => ({
-      pools: new holder.SshPoolHolder(this.poolOptions),
-      take: command.takeCriSnapshot,
-      run: runner.runNodeSnapshot,
-      stageMessage: command.snapshotStageMessage,
+    return (this.loaded ??= loadNodeAccessBundle().then((bundle) => ({
+      pools: new bundle.SshPoolHolder(this.poolOptions),
+      take: bundle.takeCriSnapshot,
+      run: bundle.runNodeSnapshot,
+      stageMessage: bundle.snapshotStageMessage,
     })));
   }
 

@@ -3,7 +3,7 @@
 // the host, picks the severity (a changed or revoked host key is a modal) and the actions offered.
 
 import type { Localize } from '../../core/tree/localize';
-import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, SshAbortedError } from '../../infra/ssh/errors';
+import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, SshAbortedError, SshUnreachableError } from '../../infra/ssh/errors';
 import { NodeTargetError } from '../../infra/ssh/nodeTarget';
 
 export type FailureAction = 'showLog' | 'configure' | 'openTrustedHostKeys';
@@ -20,6 +20,17 @@ export interface FailureContext {
   ownKnownHosts: string;
   /** The user cancelled: whatever error the cancellation surfaced as, it is not a failure. */
   cancelled: boolean;
+  /** The node belongs to the built-in demo (see isDemoCluster): its addresses are made up, it has no SSH. */
+  demo?: boolean;
+}
+
+/** The name of the kubeconfig cluster extension the demo's kubeconfig carries (src/demo/demoKubeconfig.ts). */
+export const DEMO_CLUSTER_EXTENSION = 'pleg-doctor.demo';
+
+/** True for a kubeconfig `cluster` mapping written by the demo: it lists the demo's extension. */
+export function isDemoCluster(cluster: Record<string, unknown> | undefined): boolean {
+  const extensions = cluster?.['extensions'];
+  return Array.isArray(extensions) && extensions.some((e) => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === DEMO_CLUSTER_EXTENSION);
 }
 
 function causeOf(error: unknown): string {
@@ -54,6 +65,19 @@ export function describeSnapshotFailure(error: unknown, ctx: FailureContext, t: 
   }
   if (error instanceof NodeTargetError) {
     return { kind: 'error', modal: false, message: t('CRI snapshot of {0}: no SSH target: {1}', node, error.message), actions: ['configure'] };
+  }
+  if (error instanceof SshUnreachableError) {
+    // The error names the address and what the socket said (refused, timed out after N s, no route to host).
+    const message = t('CRI snapshot of {0}: {1}', node, error.message);
+    if (ctx.demo === true) {
+      return {
+        kind: 'error',
+        modal: false,
+        message: `${message}. ${t('This is the built-in demo: its nodes have made-up addresses and no SSH server. To try node access, start the real node stack as the README says under "Node access (SSH and CRI)" → "Trying it on this machine".')}`,
+        actions: ['showLog'],
+      };
+    }
+    return { kind: 'error', modal: false, message, actions: ['configure', 'showLog'] };
   }
   const host = ctx.host ?? t('(host not resolved)');
   // Everything else (unreachable, authentication, sudo, ssh config, no CRI endpoint or transport, a runtime

@@ -3,6 +3,7 @@
 // soon as the last snapshot using it is done.
 
 import type { Logger } from '../../core/util/logger';
+import type { PassphraseQuestion } from '../../infra/ssh/auth';
 import type { ConfirmUnknownHost } from '../../infra/ssh/hostVerifier';
 import type { NodeAccessConfig } from '../../infra/ssh/nodeAccessSettings';
 import { SshPool } from '../../infra/ssh/pool';
@@ -14,7 +15,8 @@ export interface SshPoolHolderOptions {
   /** `{globalStorageUri}/known_hosts`: where accepted keys are written. */
   ownKnownHosts: string;
   confirmUnknownHost: ConfirmUnknownHost;
-  getPassphrase: (keyPath: string) => Promise<string | undefined>;
+  /** Asked only when the server accepts an encrypted key; the question says which try it is and carries the cancellation. */
+  getPassphrase: (keyPath: string, question?: PassphraseQuestion) => Promise<string | undefined>;
   secrets: SecretStore;
   logger: Logger;
   /** Read when a pool is created (SSH_AUTH_SOCK may change between sessions, not within one pool). */

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
 import type { CollectStage, NodeSnapshotReport } from '../../infra/nodeSnapshot/collectNodeSnapshot';
+import { loadKubeconfigs } from '../../infra/kube/kubeconfig';
 import type { NodeConnection } from '../../infra/ssh/nodeAccess';
 import { problemsBlocking, type NodeAccessConfig } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
@@ -15,7 +16,7 @@ import { t } from '../l10n';
 import type { TreeElement } from '../views/treeElements';
 import { pickNode } from './nodePicker';
 import { runNodeSnapshot } from './nodeSnapshotRunner';
-import { describeSnapshotFailure, type FailureAction, type FailurePresentation } from './snapshotFailure';
+import { describeSnapshotFailure, isDemoCluster, type FailureAction, type FailurePresentation } from './snapshotFailure';
 import { snapshotSummary } from './snapshotDocument';
 import type { SnapshotDocuments } from './snapshotDocuments';
 import type { SshPoolHolder } from './sshPoolHolder';
@@ -43,6 +44,18 @@ export function snapshotStageMessage(stage: CollectStage, hostDescription: strin
       return t('Choosing a CRI transport…');
     case 'snapshot':
       return t('Reading the runtime…');
+  }
+}
+
+/** Whether the node's context comes from the demo's kubeconfig (its cluster carries the demo's extension). */
+export function isDemoContext(session: ClusterSession, context: string, logger: Logger): boolean {
+  try {
+    const source = session.kube?.listContexts().find((c) => c.name === context)?.source;
+    if (source === undefined) return false;
+    return isDemoCluster(loadKubeconfigs([source], {}).contexts.find((c) => c.info.name === context)?.cluster);
+  } catch (error) {
+    logger.debug(`could not tell whether context ${context} is the demo's: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
   }
 }
 
@@ -77,7 +90,11 @@ async function collect(entry: NodeEntry, config: NodeAccessConfig, deps: TakeSna
         if (controller.signal.aborted) return { kind: 'failed', presentation: { kind: 'cancelled' } };
         return { kind: 'done', ...result };
       } catch (error) {
-        const presentation = describeSnapshotFailure(error, { node, host: hostDescription, ownKnownHosts: deps.ownKnownHosts, cancelled: controller.signal.aborted }, t);
+        const presentation = describeSnapshotFailure(
+          error,
+          { node, host: hostDescription, ownKnownHosts: deps.ownKnownHosts, cancelled: controller.signal.aborted, demo: isDemoContext(deps.session, entry.context, logger) },
+          t,
+        );
         if (presentation.kind === 'cancelled') logger.info(`CRI snapshot of node ${node}: cancelled after ${Math.round(performance.now() - started)} ms`);
         else logger.error(`CRI snapshot of node ${node} failed: ${error instanceof Error ? error.message : String(error)}`);
         return { kind: 'failed', presentation };
@@ -120,6 +137,7 @@ export async function takeCriSnapshot(element: TreeElement | undefined, deps: Ta
     return;
   }
 
+  // The progress notification belongs to collect(): it has closed by the time a failure is shown.
   const outcome = await collect(entry, config, deps);
   if (outcome.kind === 'failed') {
     await showFailure(outcome.presentation);

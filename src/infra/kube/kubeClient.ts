@@ -13,6 +13,7 @@ import type { ResolvedContext } from './kubeconfig';
 import { KubeConfigError } from './kubeconfig';
 import { abortable } from '../../core/util/abortable';
 import { KubeHttpError, KubeTimeoutError } from './errors';
+import { ExecCredentialSource, readExecConfig } from './execCredential';
 
 type ClientNode = typeof ClientNodeTypes;
 
@@ -68,6 +69,8 @@ export interface KubeClient {
   /** `pathAndQuery` is sent as given (already encoded), e.g. `/api/v1/nodes/n1/proxy/debug/pprof/goroutine?debug=2`. */
   getText(pathAndQuery: string, options: TextRequestOptions): Promise<TextAnswer>;
   getJson(path: string, query: Query, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
+  /** PATCH with a JSON body (`contentType` picks the patch kind); resolves with the answer's JSON, rejects with KubeHttpError. */
+  patchJson?(path: string, body: string, contentType: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** Streams newline-delimited JSON; resolves when the server ends the stream cleanly. */
   streamLines(path: string, query: Query, onLine: (line: string) => void, options: StreamOptions): Promise<void>;
 }
@@ -136,23 +139,26 @@ async function readCapped(res: IncomingMessage, signal: AbortSignal, maxBytes: n
 class HttpKubeClient implements KubeClient {
   constructor(
     readonly server: string,
-    private readonly prepare: () => Promise<RequestOptions>,
+    /** TLS material and credentials; exec plugins run here, so it gets the request's deadline signal. */
+    private readonly prepare: (signal: AbortSignal) => Promise<RequestOptions>,
+    /** The API server answered 401: a cached plugin credential must not be sent again. */
+    private readonly onUnauthorized?: () => void,
   ) {}
 
-  private async open(url: URL, signal: AbortSignal, accept = 'application/json'): Promise<IncomingMessage> {
-    // Credential plugins (exec, OIDC refresh) run here: the deadline and the caller's abort must cover them too.
-    const base = await abortable(this.prepare(), signal, () => {
-      const reason = abortError(signal);
-      return reason instanceof Error ? reason : new Error(String(reason));
-    });
-    const headers = { ...(base.headers as Record<string, string> | undefined), Accept: accept, 'User-Agent': 'pleg-doctor/0.1' };
-    const options: RequestOptions = { ...base, method: 'GET', headers, signal };
+  private async open(url: URL, signal: AbortSignal, accept = 'application/json', payload?: { method: 'PATCH'; body: string; contentType: string }): Promise<IncomingMessage> {
+    // Credential plugins (exec, OIDC refresh) run here: prepare() races them against this signal.
+    const base = await this.prepare(signal);
+    const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), Accept: accept, 'User-Agent': 'pleg-doctor/0.1' };
+    if (payload !== undefined) headers['Content-Type'] = payload.contentType;
+    const options: RequestOptions = { ...base, method: payload?.method ?? 'GET', headers, signal };
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
-    return await new Promise<IncomingMessage>((resolve, reject) => {
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(url, options, resolve);
       req.on('error', (err) => reject(signal.aborted ? abortError(signal) : err));
-      req.end();
+      req.end(payload?.body);
     });
+    if (res.statusCode === 401) this.onUnauthorized?.();
+    return res;
   }
 
   async getText(pathAndQuery: string, options: TextRequestOptions): Promise<TextAnswer> {
@@ -172,10 +178,17 @@ class HttpKubeClient implements KubeClient {
   }
 
   async getJson(path: string, query: Query, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown> {
-    const url = buildUrl(this.server, path, query);
+    return this.requestJson(buildUrl(this.server, path, query), options);
+  }
+
+  async patchJson(path: string, body: string, contentType: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown> {
+    return this.requestJson(buildUrl(this.server, path, {}), options, { method: 'PATCH', body, contentType });
+  }
+
+  private async requestJson(url: URL, options: { signal?: AbortSignal; timeoutMs: number }, payload?: { method: 'PATCH'; body: string; contentType: string }): Promise<unknown> {
     const deadline = withDeadline(url, options.timeoutMs, options.signal);
     try {
-      const res = await this.open(url, deadline.signal);
+      const res = await this.open(url, deadline.signal, 'application/json', payload);
       const body = await readBody(res).catch((err: unknown) => {
         throw deadline.signal.aborted ? abortError(deadline.signal) : err;
       });
@@ -253,21 +266,38 @@ function singleContextConfig(ctx: ResolvedContext): string {
 
 export async function createKubeClient(ctx: ResolvedContext): Promise<KubeClient> {
   if (ctx.problem) throw new KubeConfigError(ctx.info.source ?? 'kubeconfig', ctx.problem.detail ?? ctx.problem.message);
+  // An exec plugin is run by us, with a deadline (execCredential.ts); client-node sees the user without it.
+  const exec = readExecConfig(ctx.user, ctx.info.source);
+  const plugin = exec !== undefined ? new ExecCredentialSource(exec, { file: ctx.info.source ?? 'kubeconfig', context: ctx.info.name }) : undefined;
+  const forClientNode = plugin !== undefined ? { ...ctx, user: Object.fromEntries(Object.entries(ctx.user ?? {}).filter(([key]) => key !== 'exec')) } : ctx;
   const { KubeConfig } = await loadClientNode();
   const kc = new KubeConfig();
   try {
-    kc.loadFromString(singleContextConfig(ctx));
+    kc.loadFromString(singleContextConfig(forClientNode));
   } catch (err) {
     throw new KubeConfigError(ctx.info.source ?? 'kubeconfig', `context "${ctx.info.name}": ${(err as Error).message}`);
   }
-  const prepare = async (): Promise<RequestOptions> => {
-    const opts: RequestOptions = {};
+  const prepare = async (signal: AbortSignal): Promise<RequestOptions> => {
+    const opts: RequestOptions & { cert?: string; key?: string } = {};
     try {
-      await kc.applyToHTTPSOptions(opts);
+      // client-node's own credential work (OIDC refresh, token files) with the request's deadline and abort.
+      await abortable(kc.applyToHTTPSOptions(opts), signal, () => {
+        const reason = abortError(signal);
+        return reason instanceof Error ? reason : new Error(String(reason));
+      });
     } catch (err) {
+      if (signal.aborted) throw err;
       throw new KubeConfigError(ctx.info.source ?? 'kubeconfig', `context "${ctx.info.name}": cannot prepare credentials: ${(err as Error).message}`);
+    }
+    if (plugin !== undefined) {
+      const credential = await plugin.get(signal);
+      if (credential.token !== undefined) opts.headers = { ...(opts.headers as Record<string, string> | undefined), Authorization: `Bearer ${credential.token}` };
+      if (credential.clientCertificateData !== undefined && credential.clientKeyData !== undefined) {
+        opts.cert = credential.clientCertificateData;
+        opts.key = credential.clientKeyData;
+      }
     }
     return opts;
   };
-  return new HttpKubeClient(ctx.info.server, prepare);
+  return new HttpKubeClient(ctx.info.server, prepare, plugin !== undefined ? () => plugin.invalidate() : undefined);
 }

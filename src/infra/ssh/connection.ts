@@ -8,7 +8,7 @@ import { abortable } from '../../core/util/abortable';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import type { ExecOptions, ExecResult, RemoteHost } from '../remote';
-import { prepareAuth, type AuthCandidate, type AuthOptions, type PreparedAuth } from './auth';
+import { KeyGivenUpError, LockedKeyAgent, prepareAuth, type AuthCandidate, type AuthOptions, type PreparedAuth, type UnlockContext } from './auth';
 import {
   ChannelOpenError,
   SshAbortedError,
@@ -57,6 +57,8 @@ export class SshConnection implements RemoteHost {
   readonly stats: SshConnectionStats = { connects: 0, channelsOpened: 0 };
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
+  /** The running connection attempt and how many callers wait for it. */
+  private attempt: { controller: AbortController; waiting: number } | undefined;
   private disposed = false;
   private readonly logger: Logger;
   /** Channels open right now (exec, forwards); the pool only closes a connection that has none. */
@@ -82,19 +84,46 @@ export class SshConnection implements RemoteHost {
     return Math.max(0, now - this.lastUsedMs);
   }
 
-  /** Connects if needed; concurrent callers share one attempt. */
+  /**
+   * Connects if needed; concurrent callers share one attempt. The attempt is cancelled (its prompts
+   * closed, their answers ignored, nothing written) once every caller waiting for it has aborted.
+   */
   async connect(signal?: AbortSignal): Promise<Client> {
     if (this.disposed) throw new SshDisconnectedError(this.description, 'the connection was closed by PLEG Doctor');
     if (this.client !== undefined) return this.client;
-    this.connecting ??= this.establish().finally(() => {
-      this.connecting = undefined;
-      this.lastUsedMs = performance.now();
-    });
-    return abortable(this.connecting, signal, () => new SshAbortedError(this.description, 'connecting'));
+    let attempt = this.attempt;
+    if (attempt === undefined || this.connecting === undefined) {
+      const controller = new AbortController();
+      attempt = { controller, waiting: 0 };
+      this.attempt = attempt;
+      const current = attempt;
+      this.connecting = this.establish(controller.signal).finally(() => {
+        if (this.attempt === current) {
+          this.connecting = undefined;
+          this.attempt = undefined;
+        }
+        this.lastUsedMs = performance.now();
+      });
+    }
+    const shared = attempt;
+    const connecting = this.connecting;
+    if (connecting === undefined) throw new Error('unreachable: no connection attempt');
+    shared.waiting++;
+    const leave = (): void => {
+      shared.waiting--;
+      if (shared.waiting === 0 && signal?.aborted === true) shared.controller.abort(signal.reason);
+    };
+    try {
+      return await abortable(connecting, signal, () => new SshAbortedError(this.description, 'connecting', signal?.reason));
+    } finally {
+      // A caller without a signal never aborts, so the attempt it waits for always runs to its end.
+      leave();
+    }
   }
 
   close(): void {
     this.disposed = true;
+    this.attempt?.controller.abort(new Error('the connection was closed by PLEG Doctor'));
     this.client?.end();
     this.client = undefined;
   }
@@ -123,7 +152,9 @@ export class SshConnection implements RemoteHost {
       });
     };
     try {
-      client = await this.connect(signal);
+      // Only the caller's own cancellation may call off a shared connection attempt (a host-key question a
+      // person is reading survives this command's deadline); the deadline just stops this call waiting.
+      client = await abortable(this.connect(options.signal), deadline.signal, () => new SshTimeoutError(this.description, `connecting and starting ${what}`, options.timeoutMs));
       channel = await this.openChannel(client, `exec ${argv[0] ?? ''}`, signal, (cb) => client.exec(command, cb), watchExit);
     } catch (error) {
       clearTimeout(timer);
@@ -326,31 +357,41 @@ export class SshConnection implements RemoteHost {
     return new ChannelOpenError(this.description, what, 'other', code, error.message, error);
   }
 
-  private async establish(): Promise<Client> {
+  private async establish(attempt: AbortSignal): Promise<Client> {
     const { hop, via } = this.options;
-    // Identity files are read (and an encrypted one's passphrase asked for) only once the server asks for
-    // authentication, i.e. after its host key was verified, as OpenSSH does: nobody is asked to unlock a
-    // key for a host they have not trusted yet.
+    const target = `${hop.host}:${hop.port}`;
+    // Identity files are read only once the server asks for authentication, i.e. after its host key was
+    // verified, as OpenSSH does; an encrypted key's passphrase is asked for only when the server accepts
+    // that key (see auth.ts), so nobody is asked to unlock a key for a host they have not trusted yet.
     let prepared: PreparedAuth | undefined;
     const connectTimeoutMs = this.options.connectTimeoutMs ?? 10_000;
-    const sock = via !== undefined ? await via.forwardOut(hop.host, hop.port, AbortSignal.timeout(connectTimeoutMs)) : undefined;
+    const sock =
+      via !== undefined ? await via.forwardOut(hop.host, hop.port, AbortSignal.any([attempt, AbortSignal.timeout(connectTimeoutMs)])) : undefined;
     const client = new Client();
     const tried: string[] = [];
+    const notes: string[] = [];
+    // How far the attempt got decides what a failure is called: no TCP connection, no SSH greeting, or later.
+    let tcpConnected = sock !== undefined;
+    let greeted = false;
     const client$ = new Promise<Client>((resolve, reject) => {
       let settled = false;
-      let remaining = connectTimeoutMs;
-      let timerStarted = 0;
-      let timer: NodeJS.Timeout | undefined;
-      const startTimer = (): void => {
-        timerStarted = performance.now();
-        timer = setTimeout(() => fail(new SshUnreachableError(`${hop.host}:${hop.port}`, 'handshake-timeout')), remaining);
-      };
       const fail = (error: Error): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        deadline.stop();
+        attempt.removeEventListener('abort', onCancel);
         client.destroy();
         reject(error);
+      };
+      // The deadline covers TCP connect, handshake and authentication; a prompt (host key, passphrase) pauses it.
+      const deadline = pausableTimer(connectTimeoutMs, () =>
+        fail(new SshUnreachableError(target, !tcpConnected ? 'connect-timeout' : !greeted ? 'handshake-timeout' : 'auth-timeout', undefined, connectTimeoutMs)),
+      );
+      const onCancel = (): void => fail(new SshAbortedError(this.description, 'connecting', attempt.reason));
+      attempt.addEventListener('abort', onCancel, { once: true });
+      const onPrompt = (prompting: boolean): void => {
+        if (prompting) deadline.pause();
+        else if (!settled) deadline.resume();
       };
       const hostCheck = createHostCheck({
         host: hop.host,
@@ -358,22 +399,15 @@ export class SshConnection implements RemoteHost {
         files: this.options.knownHosts,
         confirmUnknownHost: this.options.confirmUnknownHost,
         logger: this.logger,
-        onPrompt: (prompting) => {
-          if (prompting) {
-            clearTimeout(timer);
-            remaining -= performance.now() - timerStarted;
-          } else if (!settled) {
-            startTimer();
-          }
-        },
+        signal: attempt,
+        onPrompt,
       });
+      const unlockContext: UnlockContext = { signal: attempt, onPrompt, note: (reason) => notes.push(reason) };
       let next = 0;
       const authHandler = (left: unknown, partial: unknown, nextAuth: (method: unknown) => void): void => {
+        if (settled) return;
         if (prepared === undefined) {
-          // The passphrase prompt does not count against the connect deadline (like the host-key prompt).
-          clearTimeout(timer);
-          remaining -= performance.now() - timerStarted;
-          prepareAuth({ ...this.options.auth, identityFiles: hop.identityFiles }, this.description, this.logger).then(
+          prepareAuth({ ...this.options.auth, identityFiles: hop.identityFiles }, this.logger).then(
             (result) => {
               if (settled) return;
               prepared = result;
@@ -381,7 +415,6 @@ export class SshConnection implements RemoteHost {
                 fail(new SshAuthError(this.description, [], skippedDetail(result.skipped)));
                 return;
               }
-              startTimer();
               authHandler(left, partial, nextAuth);
             },
             (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
@@ -393,29 +426,56 @@ export class SshConnection implements RemoteHost {
           nextAuth(false);
           return;
         }
-        tried.push(candidate.label);
-        nextAuth(
-          candidate.type === 'agent'
-            ? { type: 'agent', username: hop.user, agent: candidate.socket }
-            : { type: 'publickey', username: hop.user, key: candidate.key },
-        );
+        const username = hop.user;
+        if (candidate.type === 'agent') {
+          tried.push(candidate.label);
+          nextAuth({ type: 'agent', username, agent: candidate.socket });
+        } else if (candidate.type === 'publickey') {
+          tried.push(candidate.label);
+          nextAuth({ type: 'publickey', username, key: candidate.key });
+        } else if (candidate.publicKey !== undefined) {
+          // Offered by its public half; the passphrase is asked in sign(), after the server accepted the key.
+          tried.push(candidate.label);
+          nextAuth({ type: 'agent', username, agent: new LockedKeyAgent(candidate.publicKey, candidate.unlock, unlockContext, candidate.keyPath) });
+        } else {
+          // No public half to offer (e.g. an encrypted PEM key without its .pub): unlock first, as ssh does.
+          candidate.unlock(unlockContext).then(
+            (key) => {
+              if (settled) return;
+              if (key === undefined) {
+                authHandler(left, partial, nextAuth);
+                return;
+              }
+              tried.push(candidate.label);
+              nextAuth({ type: 'publickey', username, key });
+            },
+            (error: unknown) => fail(attempt.aborted ? new SshAbortedError(this.description, 'connecting', attempt.reason) : error instanceof Error ? error : new Error(String(error))),
+          );
+        }
       };
+      client.on('connect', () => {
+        tcpConnected = true;
+      });
+      client.on('handshake', () => {
+        greeted = true;
+      });
       client.on('ready', () => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        deadline.stop();
+        attempt.removeEventListener('abort', onCancel);
         // Nagle + delayed ACK cost ~40 ms per exchange on small gRPC frames (field guide §7).
         client.setNoDelay(true);
         resolve(client);
       });
       client.on('error', (error: Error & { level?: string; code?: string }) => {
         if (error.level === 'agent') {
-          // The agent failing is not fatal: the next identity is tried.
-          tried.push(`(agent error: ${error.message})`);
+          // The agent failing, or a key given up (its reason is in the notes), is not fatal: the next key is tried.
+          if (!(error instanceof KeyGivenUpError) && !attempt.aborted) tried.push(`(agent error: ${error.message})`);
           return;
         }
         if (!settled) {
-          fail(this.connectError(error, hostCheck.refusal(), tried, prepared?.skipped ?? []));
+          fail(this.connectError(error, hostCheck.refusal(), tried, [...(prepared?.skipped ?? []), ...notes], { tcpConnected, greeted }));
           return;
         }
         // Host names go to the debug log only (conventions); the warning itself carries no address.
@@ -423,19 +483,33 @@ export class SshConnection implements RemoteHost {
         this.logger.warn(`ssh connection error: ${error.message}`);
       });
       client.on('close', () => {
-        if (!settled) fail(new SshDisconnectedError(this.description, 'the server closed the connection during the handshake'));
+        if (!settled) {
+          fail(
+            !greeted
+              ? new SshUnreachableError(target, 'closed-before-greeting')
+              : new SshDisconnectedError(this.description, 'the server closed the connection during the handshake'),
+          );
+        }
         if (this.client === client) this.client = undefined;
       });
-      startTimer();
+      if (attempt.aborted) {
+        onCancel();
+        return;
+      }
+      deadline.start();
       const config: ConnectConfig = {
         host: hop.host,
         port: hop.port,
         username: hop.user,
-        // Our own deadline above replaces readyTimeout so that a person reading the host-key prompt is not timed out.
+        // Our own deadline above replaces readyTimeout so that a person reading a prompt is not timed out.
         readyTimeout: 0,
         keepaliveInterval: this.options.keepaliveIntervalMs ?? 5_000,
         keepaliveCountMax: this.options.keepaliveCountMax ?? 3,
-        hostVerifier: hostCheck.verifier,
+        hostVerifier: (key: Buffer, verify: (permitted: boolean) => void) => {
+          // The server has sent its identification line and its host key: it speaks SSH.
+          greeted = true;
+          hostCheck.verifier(key, verify);
+        },
         authHandler: authHandler as unknown as NonNullable<ConnectConfig['authHandler']>,
         ...(sock !== undefined ? { sock } : {}),
       };
@@ -448,20 +522,62 @@ export class SshConnection implements RemoteHost {
     return ready;
   }
 
-  private connectError(error: Error & { level?: string; code?: string }, refusal: SshError | undefined, tried: string[], skipped: string[]): Error {
+  private connectError(
+    error: Error & { level?: string; code?: string },
+    refusal: SshError | undefined,
+    tried: string[],
+    skipped: string[],
+    progress: { tcpConnected: boolean; greeted: boolean },
+  ): Error {
     if (refusal !== undefined) return refusal;
     const { hop } = this.options;
-    if (error.level === 'client-socket' || error.level === 'client-dns') {
-      return new SshUnreachableError(`${hop.host}:${hop.port}`, error.code ?? (error.level === 'client-dns' ? 'ENOTFOUND' : error.message), error);
+    const target = `${hop.host}:${hop.port}`;
+    if (error.level === 'client-dns') return new SshUnreachableError(target, 'ENOTFOUND', error);
+    if (!progress.greeted) {
+      // ECONNREFUSED, EHOSTUNREACH, … from connect(); a reset or close after connecting means no SSH server answered.
+      // A reset can surface as the connect() error itself when the peer accepts and resets at once.
+      if (error.level === 'client-socket' && !progress.tcpConnected && error.code !== 'ECONNRESET') {
+        return new SshUnreachableError(target, error.code ?? error.message, error);
+      }
+      if (error.level === 'client-socket' || /lost before handshake/i.test(error.message)) return new SshUnreachableError(target, 'closed-before-greeting', error);
     }
+    if (error.level === 'client-socket') return new SshUnreachableError(target, error.code ?? error.message, error);
     if (error.level === 'client-authentication') {
       return new SshAuthError(this.description, tried, skippedDetail(skipped));
     }
     if (error.level === 'client-timeout') {
-      return new SshUnreachableError(`${hop.host}:${hop.port}`, 'handshake-timeout', error);
+      return new SshUnreachableError(target, 'handshake-timeout', error);
     }
     return new SshDisconnectedError(this.description, error.message, error);
   }
+}
+
+/** A one-shot timer that can be paused while a person answers a prompt, and resumed with the time left. */
+function pausableTimer(ms: number, onExpire: () => void): { start(): void; pause(): void; resume(): void; stop(): void } {
+  let remaining = ms;
+  let startedAt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const pause = (): void => {
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    timer = undefined;
+    remaining -= performance.now() - startedAt;
+  };
+  const resume = (): void => {
+    if (stopped || timer !== undefined) return;
+    startedAt = performance.now();
+    timer = setTimeout(onExpire, Math.max(0, remaining));
+  };
+  return {
+    start: resume,
+    pause,
+    resume,
+    stop: () => {
+      stopped = true;
+      pause();
+    },
+  };
 }
 
 function skippedDetail(skipped: readonly string[]): string | undefined {

@@ -13,7 +13,6 @@ export type SshErrorKind =
   | 'disconnected'
   | 'timeout'
   | 'aborted'
-  | 'passphrase'
   | 'config';
 
 export abstract class SshError extends Error {
@@ -41,23 +40,54 @@ export class SshAuthError extends SshError {
   }
 }
 
+/** Why a TCP + SSH connection could not be set up, as a user reads it. */
+export function unreachableReason(code: string, timeoutMs?: number): string {
+  const after = timeoutMs !== undefined ? ` after ${formatSeconds(timeoutMs)}` : '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (nothing listens on that port)';
+    case 'ETIMEDOUT':
+    case 'connect-timeout':
+      return `timed out${after} (no answer to the TCP connection: host down, or a firewall drops it)`;
+    case 'handshake-timeout':
+      return `timed out${after}: the TCP connection was accepted, but no SSH handshake followed`;
+    case 'auth-timeout':
+      return `timed out${after} during authentication`;
+    case 'EHOSTUNREACH':
+    case 'EHOSTDOWN':
+      return 'no route to host';
+    case 'ENETUNREACH':
+      return 'network unreachable (no route to that network)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'closed-before-greeting':
+      return 'the connection was accepted, then closed before the SSH server greeted (no SSH server on that port, or a firewall or proxy in between)';
+    default:
+      return code;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
 export class SshUnreachableError extends SshError {
   readonly kind = 'unreachable';
   constructor(
     target: string,
-    /** ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, ENOTFOUND, … or 'handshake-timeout'. */
+    /**
+     * ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ENOTFOUND, … from the socket, or ours: 'connect-timeout' (no TCP
+     * connection in time), 'handshake-timeout' (connected, no SSH handshake in time), 'auth-timeout',
+     * 'closed-before-greeting' (connected, then closed or reset before the server's identification line).
+     */
     readonly code: string,
     cause?: unknown,
+    /** The deadline that expired, for the timeout codes. */
+    readonly timeoutMs?: number,
   ) {
-    const why: Record<string, string> = {
-      ECONNREFUSED: 'connection refused (nothing listens on that port)',
-      ETIMEDOUT: 'connection timed out',
-      EHOSTUNREACH: 'host unreachable',
-      ENETUNREACH: 'network unreachable',
-      ENOTFOUND: 'host name not found',
-      'handshake-timeout': 'no SSH handshake within the connect timeout',
-    };
-    super(`cannot reach SSH server ${target}: ${why[code] ?? code}`, target, { cause });
+    super(`could not connect to ${target}: ${unreachableReason(code, timeoutMs)}`, target, { cause });
   }
 }
 
@@ -147,18 +177,6 @@ export class SshAbortedError extends SshError {
   readonly kind = 'aborted';
   constructor(target: string, what: string, cause?: unknown) {
     super(`${what} on ${target} was cancelled`, target, { cause });
-  }
-}
-
-export class SshPassphraseError extends SshError {
-  readonly kind = 'passphrase';
-  constructor(
-    target: string,
-    readonly keyPath: string,
-    /** The wrong passphrase came from the secret store (and was deleted there), not from the user just now. */
-    readonly wasStored = false,
-  ) {
-    super(`wrong passphrase for identity file ${keyPath}; ${wasStored ? 'the stored passphrase was forgotten, you will be asked again' : 'try again'}`, target);
   }
 }
 

@@ -16,8 +16,11 @@ export interface UnknownHostQuestion {
   otherKnownKeyTypes?: string[];
 }
 
-/** The VS Code layer shows a modal; the CLI accepts only a fingerprint given with --accept-host-key. */
-export type ConfirmUnknownHost = (question: UnknownHostQuestion) => Promise<boolean>;
+/**
+ * The VS Code layer shows a modal; the CLI accepts only a fingerprint given with --accept-host-key. The
+ * signal aborts when the connection attempt is cancelled: a "yes" given after that is ignored.
+ */
+export type ConfirmUnknownHost = (question: UnknownHostQuestion, signal?: AbortSignal) => Promise<boolean>;
 
 export const refuseUnknownHosts: ConfirmUnknownHost = () => Promise.resolve(false);
 
@@ -35,6 +38,8 @@ export interface HostCheckOptions {
   files: KnownHostsFiles;
   confirmUnknownHost: ConfirmUnknownHost;
   logger: Logger;
+  /** The connection attempt's cancellation: once aborted, an unknown key is refused and nothing is written. */
+  signal?: AbortSignal;
   onPrompt?: (prompting: boolean) => void;
 }
 
@@ -59,12 +64,19 @@ export function createHostCheck(options: HostCheckOptions): HostCheck {
         return false;
       case 'unknown': {
         const question: UnknownHostQuestion = verdict.otherKnownKeyTypes !== undefined ? { ...facts, otherKnownKeyTypes: verdict.otherKnownKeyTypes } : facts;
-        options.onPrompt?.(true);
-        let accepted: boolean;
-        try {
-          accepted = (await options.confirmUnknownHost(question)) === true;
-        } finally {
-          options.onPrompt?.(false);
+        let accepted = false;
+        if (options.signal?.aborted !== true) {
+          options.onPrompt?.(true);
+          try {
+            accepted = (await options.confirmUnknownHost(question, options.signal)) === true;
+          } finally {
+            options.onPrompt?.(false);
+          }
+        }
+        // "Trust" clicked after the user cancelled the snapshot answers a question nobody waits for any more.
+        if (accepted && options.signal?.aborted === true) {
+          options.logger.info(`host key ${verdict.keyType} ${verdict.fingerprint} was trusted after the connection was cancelled: not remembered`);
+          accepted = false;
         }
         if (!accepted) {
           refusal = new HostKeyUnknownError(facts, verdict.otherKnownKeyTypes ?? []);
@@ -79,8 +91,12 @@ export function createHostCheck(options: HostCheckOptions): HostCheck {
 
   return {
     verifier: (key, verify) => {
+      // A cancelled attempt has already torn its connection down: ssh2 must not be answered any more.
+      const answer = (ok: boolean): void => {
+        if (options.signal?.aborted !== true) verify(ok);
+      };
       decide(key).then(
-        (ok) => verify(ok),
+        (ok) => answer(ok),
         (error: unknown) => {
           // Any failure while checking (unreadable file, confirmation threw) refuses the key.
           refusal = new SshConfigError(
@@ -89,7 +105,7 @@ export function createHostCheck(options: HostCheckOptions): HostCheck {
             { cause: error },
           );
           options.logger.error(refusal.message);
-          verify(false);
+          answer(false);
         },
       );
     },

@@ -6,7 +6,7 @@
 // takes a full snapshot. The runtimes we slow down are our own sockets in front of containerd: the shared
 // containerd itself is never stopped.
 
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,9 +161,9 @@ describe('cancelling collectNodeSnapshot on the real node stack', () => {
     userKnownHostsFiles: [],
     warnings: [],
   };
-  const newPool = (options: { trusted: boolean; confirm?: ConfirmUnknownHost }): SshPool => {
+  const newPool = (options: { trusted: boolean; confirm?: ConfirmUnknownHost; own?: string }): SshPool => {
     const pool = new SshPool({
-      knownHosts: { readOnly: options.trusted ? [env.sshKnownHosts] : [], own: join(scratchDir(), 'own_known_hosts') },
+      knownHosts: { readOnly: options.trusted ? [env.sshKnownHosts] : [], own: options.own ?? join(scratchDir(), 'own_known_hosts') },
       confirmUnknownHost: options.confirm ?? neverAsked,
       auth: {},
       connectTimeoutMs: 10_000,
@@ -240,18 +240,23 @@ describe('cancelling collectNodeSnapshot on the real node stack', () => {
     expect(localProcessesNaming(runtimes.dir)).toEqual([]);
   });
 
-  it('while connecting (the host-key question is still open): rejects at once, and the connection is usable afterwards', async () => {
+  it('while connecting (the host-key question is still open): rejects at once, a later "Trust" writes nothing, and the connection is usable afterwards', async () => {
     let asked = 0;
     let abortNow: (() => void) | undefined;
+    let lateTrust: Promise<void> | undefined;
     // The question is the one moment a connect reliably waits: cancel then, answer "trust" a little later
-    // (the user clicks the modal after having cancelled the progress notification).
+    // (the user clicks the modal after having cancelled the progress notification). The next snapshot asks
+    // again, and that answer counts.
     const confirm: ConfirmUnknownHost = async () => {
       asked++;
+      if (asked > 1) return true;
       abortNow?.();
-      await sleep(300);
+      lateTrust = sleep(300);
+      await lateTrust;
       return true;
     };
-    const pool = newPool({ trusted: false, confirm });
+    const own = join(scratchDir(), 'own_known_hosts');
+    const pool = newPool({ trusted: false, confirm, own });
     const connection = pool.get(plan);
     const outcome = await cancelled(connection, runtimes.slow, {
       started: (abort) => {
@@ -262,10 +267,13 @@ describe('cancelling collectNodeSnapshot on the real node stack', () => {
     expect((outcome.error as Error).message).toBe(`connecting on ${env.sshUser}@${env.sshHost}:${env.sshPort} was cancelled`);
     expect(outcome.afterAbortMs).toBeLessThan(1_000);
     expect(outcome.stages).toEqual(['connecting']);
-    expect(await leftOnNode(connection, runtimes.dir)).toEqual([]);
-    expect(await channelsLeft(connection)).toEqual([]);
+    await lateTrust;
+    await sleep(100);
+    expect(existsSync(own)).toBe(false);
+    expect(connection.connected).toBe(false);
     await freshSnapshotWorks(pool, connection);
-    expect(asked).toBe(1);
+    expect(asked).toBe(2);
+    expect(readFileSync(own, 'utf8')).toMatch(/^\[127\.0\.0\.1\]:\d+ ssh-ed25519 /);
   });
 
   it('while choosing a transport (the relay waits on a runtime that never answers): rejects at once and leaves no relay', async () => {

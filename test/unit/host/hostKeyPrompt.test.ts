@@ -83,6 +83,27 @@ describe('host key prompt', () => {
     expect(await again).toBe(true);
   });
 
+  it('a "Trust" clicked after the connection was cancelled answers no and is not remembered', async () => {
+    const { show, open } = fakeShow();
+    const confirm = createHostKeyPrompt(show, englishText);
+    const controller = new AbortController();
+    const first = confirm(question('a'), controller.signal);
+    const queued = confirm(question('b'), controller.signal);
+    await tick();
+    controller.abort(new Error('cancelled by the user'));
+    open[0]!.answer('Trust and Connect');
+    expect(await first).toBe(false);
+    // The question waiting behind it is not shown at all.
+    expect(await queued).toBe(false);
+    expect(open).toHaveLength(1);
+    // The next connection to that host asks again instead of passing on the late click.
+    const later = confirm(question('a'));
+    await tick();
+    expect(open).toHaveLength(2);
+    open[1]!.answer(undefined);
+    expect(await later).toBe(false);
+  });
+
   it('a failing modal refuses that key and does not block the next question', async () => {
     let calls = 0;
     const confirm = createHostKeyPrompt(() => (++calls === 1 ? Promise.reject(new Error('window closed')) : Promise.resolve('Trust and Connect')), englishText);
@@ -94,6 +115,28 @@ describe('host key prompt', () => {
 describe('passphrase prompt', () => {
   it('asks with a password box that survives focus loss', () => {
     expect(passphraseInputOptions('/k/id', englishText)).toEqual({ title: 'PLEG Doctor: SSH key passphrase', prompt: 'Passphrase for /k/id', password: true, ignoreFocusOut: true });
+  });
+
+  it('says when the previous passphrase was wrong, and which try this is', () => {
+    expect(passphraseInputOptions('/k/id', englishText, { attempt: 2, maxAttempts: 3, retry: true }).prompt).toBe('Wrong passphrase for /k/id; try again (2 of 3)');
+    expect(passphraseInputOptions('/k/id', englishText, { attempt: 1, maxAttempts: 3, retry: false }).prompt).toBe('Passphrase for /k/id');
+  });
+
+  it('closes the box when the connection is cancelled, and ignores an answer given after that', async () => {
+    const open: Array<{ token: vscode.CancellationToken | undefined; answer: (v: string | undefined) => void }> = [];
+    const ask = createPassphrasePrompt((_options, token) => new Promise((resolve) => open.push({ token, answer: resolve })), englishText);
+    const controller = new AbortController();
+    const answer = ask('/k/a', { attempt: 1, maxAttempts: 3, retry: false, signal: controller.signal });
+    await tick();
+    const token = open[0]!.token;
+    let closed = 0;
+    token?.onCancellationRequested(() => closed++);
+    expect(token?.isCancellationRequested).toBe(false);
+    controller.abort(new Error('cancelled'));
+    expect(token?.isCancellationRequested).toBe(true);
+    expect(closed).toBe(1);
+    open[0]!.answer('typed too late');
+    expect(await answer).toBeUndefined();
   });
 
   it('serialises the boxes and turns Escape into "no passphrase"', async () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { englishText } from '../../../src/core/tree/localize';
-import { describeSnapshotFailure, type FailureContext } from '../../../src/host/nodeAccess/snapshotFailure';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoKubeconfigYaml } from '../../../src/demo/demoKubeconfig';
+import { describeSnapshotFailure, isDemoCluster, type FailureContext } from '../../../src/host/nodeAccess/snapshotFailure';
+import { loadKubeconfigs } from '../../../src/infra/kube/kubeconfig';
+import { isDemoContext } from '../../../src/host/nodeAccess/takeSnapshotCommand';
+import type { ClusterSession } from '../../../src/host/cluster/clusterSession';
+import { silentLogger } from '../../../src/core/util/logger';
 import { TransportSelectionError } from '../../../src/infra/cri/transports/select';
 import { SudoCheckError } from '../../../src/infra/nodeSnapshot/collectNodeSnapshot';
 import {
@@ -60,7 +68,6 @@ describe('describeSnapshotFailure', () => {
 
   it.each([
     new SshAuthError('ops@10.0.0.7:22', ['ssh-agent']),
-    new SshUnreachableError('10.0.0.7:22', 'ECONNREFUSED'),
     new SudoCheckError('ops@10.0.0.7:22', 1, 'sudo: a password is required'),
     new TransportSelectionError('no CRI transport works on ops@10.0.0.7:22', [{ kind: 'unixSocket', ok: false, detail: 'refused' }]),
     new SshConfigError('ssh config /home/u/.ssh/config: bad', '/home/u/.ssh/config'),
@@ -68,6 +75,47 @@ describe('describeSnapshotFailure', () => {
   ])('names node, host and cause, and offers the settings: %s', (error) => {
     const shown = describeIt(error);
     expect(shown).toEqual({ kind: 'error', modal: false, message: `CRI snapshot of n1 (ops@10.0.0.7:22) failed: ${error.message}`, actions: ['configure', 'showLog'] });
+  });
+
+  it('a node that could not be reached says what the socket said, without "connection lost"', () => {
+    const shown = describeIt(new SshUnreachableError('10.79.86.206:22', 'ECONNREFUSED'));
+    expect(shown).toEqual({
+      kind: 'error',
+      modal: false,
+      message: 'CRI snapshot of n1: could not connect to 10.79.86.206:22: connection refused (nothing listens on that port)',
+      actions: ['configure', 'showLog'],
+    });
+    const timedOut = describeIt(new SshUnreachableError('10.79.86.206:22', 'connect-timeout', undefined, 10_000));
+    if (timedOut.kind !== 'error') throw new Error('expected an error');
+    expect(timedOut.message).toMatch(/^CRI snapshot of n1: could not connect to 10\.79\.86\.206:22: timed out after 10 s/);
+  });
+
+  it('in the demo, says that its nodes have no SSH and where the real node stack is explained', () => {
+    const shown = describeIt(new SshUnreachableError('10.79.86.206:22', 'closed-before-greeting'), { demo: true });
+    if (shown.kind !== 'error') throw new Error('expected an error');
+    expect(shown.message).toMatch(/^CRI snapshot of n1: could not connect to 10\.79\.86\.206:22: the connection was accepted, then closed before the SSH server greeted/);
+    expect(shown.message).toContain('This is the built-in demo: its nodes have made-up addresses and no SSH server.');
+    expect(shown.message).toContain('"Node access (SSH and CRI)" → "Trying it on this machine"');
+    expect(shown.actions).toEqual(['showLog']);
+  });
+
+  it('recognises the demo by the extension its kubeconfig carries, and nothing else as the demo', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pleg-demo-kc-'));
+    try {
+      const file = join(dir, 'config');
+      writeFileSync(file, demoKubeconfigYaml([{ context: 'prod-eu', server: 'http://127.0.0.1:40001', token: 't' }]));
+      expect(isDemoCluster(loadKubeconfigs([file], {}).contexts[0]?.cluster)).toBe(true);
+      // The snapshot command finds the context's kubeconfig file through the session and reads the marker there.
+      const session = (source: string | undefined) => ({ kube: { listContexts: () => [{ name: 'prod-eu', cluster: 'prod-eu', user: 'u', server: 's', isCurrent: true, ...(source !== undefined ? { source } : {}) }] } }) as unknown as ClusterSession;
+      expect(isDemoContext(session(file), 'prod-eu', silentLogger)).toBe(true);
+      expect(isDemoContext(session(undefined), 'prod-eu', silentLogger)).toBe(false);
+      expect(isDemoContext(session(join(dir, 'missing')), 'prod-eu', silentLogger)).toBe(false);
+      writeFileSync(file, JSON.stringify({ clusters: [{ name: 'c', cluster: { server: 'https://k:6443', extensions: [{ name: 'other', extension: {} }] } }], contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }], users: [{ name: 'u', user: {} }] }));
+      expect(isDemoCluster(loadKubeconfigs([file], {}).contexts[0]?.cluster)).toBe(false);
+      expect(isDemoCluster(undefined)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says so when the host was not resolved yet', () => {

@@ -50,6 +50,8 @@ function headerString(value: string | string[] | undefined): string | undefined 
 export class H2Channel {
   private session: http2.ClientHttp2Session | undefined;
   private connecting: Promise<http2.ClientHttp2Session> | undefined;
+  /** The byte stream being opened for `connecting`, and how many calls wait for it. */
+  private opening: { controller: AbortController; waiting: number } | undefined;
   private closed = false;
   private readonly transportErrors = new WeakMap<http2.ClientHttp2Session, Error>();
 
@@ -83,7 +85,7 @@ export class H2Channel {
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     try {
-      const session = await abortable(this.getSession(), abort.signal, () => (abort.signal.reason as Error | undefined) ?? new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
+      const session = await this.waitForSession(abort.signal, () => (abort.signal.reason as Error | undefined) ?? new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
       return await this.call(session, method, path, request, options.deadlineMs - elapsed(), abort.signal, elapsed);
     } catch (error) {
       throw failure ?? (error instanceof CriError ? error : new CriError(GrpcCode.UNAVAILABLE, String((error as Error)?.message ?? error), method, elapsed(), { cause: error }));
@@ -101,10 +103,30 @@ export class H2Channel {
     if (session && !session.destroyed) session.destroy();
   }
 
+  /**
+   * Waits for the shared session. Opening the byte stream (an SSH channel, say) is called off once every
+   * call waiting for it has given up (cancelled or past its deadline), not only by the opener's own timer.
+   */
+  private async waitForSession(signal: AbortSignal, makeError: () => Error): Promise<http2.ClientHttp2Session> {
+    if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
+    const session = this.getSession();
+    const opening = this.opening;
+    if (opening === undefined) return abortable(session, signal, makeError);
+    opening.waiting++;
+    try {
+      return await abortable(session, signal, makeError);
+    } finally {
+      opening.waiting--;
+      if (opening.waiting === 0 && signal.aborted) opening.controller.abort(signal.reason);
+    }
+  }
+
   private getSession(): Promise<http2.ClientHttp2Session> {
     if (this.session && !this.session.closed && !this.session.destroyed) return Promise.resolve(this.session);
     if (!this.connecting) {
-      const attempt = this.openBounded().then((duplex) => {
+      const opening = { controller: new AbortController(), waiting: 0 };
+      this.opening = opening;
+      const attempt = this.openBounded(opening.controller.signal).then((duplex) => {
         if (this.closed) {
           duplex.destroy();
           throw new Error(`channel to ${this.target} was closed while connecting`);
@@ -130,31 +152,42 @@ export class H2Channel {
       this.connecting = attempt;
       const clear = (): void => {
         if (this.connecting === attempt) this.connecting = undefined;
+        if (this.opening === opening) this.opening = undefined;
       };
       attempt.then(clear, clear);
     }
     return this.connecting;
   }
 
-  /** The opener gets an abort signal, but a transport that ignores it must not leave us waiting forever. */
-  private openBounded(): Promise<Duplex> {
-    const signal = AbortSignal.timeout(this.connectTimeoutMs);
+  /**
+   * The opener gets an abort signal (its own timer, or every waiting caller gone), but a transport that
+   * ignores it must not leave us waiting forever.
+   */
+  private openBounded(callers: AbortSignal): Promise<Duplex> {
+    const signal = AbortSignal.any([callers, AbortSignal.timeout(this.connectTimeoutMs)]);
     return new Promise<Duplex>((resolve, reject) => {
       let done = false;
-      const timer = setTimeout(() => {
+      const finish = (error: Error): void => {
+        if (done) return;
         done = true;
-        reject(new Error(`opening a stream to ${this.target} took longer than ${this.connectTimeoutMs} ms`));
-      }, this.connectTimeoutMs);
+        clearTimeout(timer);
+        callers.removeEventListener('abort', onCallersGone);
+        reject(error);
+      };
+      const onCallersGone = (): void => finish(new Error(`opening a stream to ${this.target} was called off: every caller gave up`));
+      const timer = setTimeout(() => finish(new Error(`opening a stream to ${this.target} took longer than ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs);
+      callers.addEventListener('abort', onCallersGone, { once: true });
       this.openStream(signal).then(
         (duplex) => {
           clearTimeout(timer);
+          callers.removeEventListener('abort', onCallersGone);
           if (done) duplex.destroy();
-          else resolve(duplex);
+          else {
+            done = true;
+            resolve(duplex);
+          }
         },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
+        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
       );
     });
   }
