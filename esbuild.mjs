@@ -1,29 +1,46 @@
 // One build script for every bundle. `--production` minifies, `--watch` rebuilds on change.
 // tsc --noEmit does the type checking; esbuild only transpiles and bundles.
+// Imported by test/unit/build (extensionTargets), so the build runs only when this is the script Node started.
 import * as esbuild from 'esbuild';
-
-const production = process.argv.includes('--production');
-const watch = process.argv.includes('--watch');
+import { pathToFileURL } from 'node:url';
 
 /** ssh2's optional native crypto and cpu-features are left out: ssh2 falls back to pure JS. */
 const nodeExternals = ['vscode', 'cpu-features', '*.node'];
 
-const common = {
+const common = (production) => ({
   bundle: true,
   sourcemap: !production,
   minify: production,
   logLevel: 'info',
   legalComments: 'none',
   loader: { '.proto': 'text' },
-};
+});
 
-/** @type {import('esbuild').BuildOptions[]} */
-const targets = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: nodeExternals },
-  { ...common, entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node20', external: nodeExternals },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: nodeExternals, banner: { js: '#!/usr/bin/env node' } },
-  { ...common, entryPoints: ['src/demo/main.ts'], outfile: 'dist/demo.js', platform: 'node', format: 'cjs', target: 'node20', external: nodeExternals },
-  { ...common, entryPoints: ['webview/timeline/main.ts'], outfile: 'dist/webview/timeline.js', platform: 'browser', format: 'iife', target: 'es2022' },
+const nodeTarget = (production, entry, outfile) => ({ ...common(production), entryPoints: [entry], outfile, platform: 'node', format: 'cjs', target: 'node20', external: nodeExternals });
+
+/**
+ * What the VS Code extension host loads: extension.js at activation, and the bundles
+ * src/host/lazyBundles.ts requires by path on first use (the Kubernetes client; ssh2 + CRI; the LSP client).
+ * @param {{ production: boolean, outdir?: string }} options
+ * @returns {import('esbuild').BuildOptions[]}
+ */
+export function extensionTargets({ production, outdir = 'dist' }) {
+  return [
+    nodeTarget(production, 'src/extension.ts', `${outdir}/extension.js`),
+    nodeTarget(production, 'src/host/lazyKube.ts', `${outdir}/kube.js`),
+    nodeTarget(production, 'src/host/lazyNodeAccess.ts', `${outdir}/nodeAccess.js`),
+    nodeTarget(production, 'src/host/lazyLanguageClient.ts', `${outdir}/languageClient.js`),
+  ];
+}
+
+/** @type {(production: boolean) => import('esbuild').BuildOptions[]} */
+const targets = (production) => [
+  ...extensionTargets({ production }),
+  nodeTarget(production, 'src/server/main.ts', 'dist/server.js'),
+  { ...nodeTarget(production, 'src/cli/main.ts', 'dist/cli.js'), banner: { js: '#!/usr/bin/env node' } },
+  nodeTarget(production, 'src/demo/main.ts', 'dist/demo.js'),
+  nodeTarget(production, 'src/worker/simWorker.ts', 'dist/simWorker.js'),
+  { ...common(production), entryPoints: ['webview/timeline/main.ts'], outfile: 'dist/webview/timeline.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 
 /** Reports build results in the shape the `$esbuild-watch` problem matcher expects. */
@@ -41,9 +58,20 @@ const problemMatcherPlugin = {
   },
 };
 
-if (watch) {
-  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [problemMatcherPlugin] })));
-  await Promise.all(contexts.map((c) => c.watch()));
-} else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+/** No top-level await: tsx loads this file as CommonJS when the bench imports extensionTargets. */
+async function main() {
+  const production = process.argv.includes('--production');
+  if (process.argv.includes('--watch')) {
+    const contexts = await Promise.all(targets(production).map((t) => esbuild.context({ ...t, plugins: [problemMatcherPlugin] })));
+    await Promise.all(contexts.map((c) => c.watch()));
+  } else {
+    await Promise.all(targets(production).map((t) => esbuild.build(t)));
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch(() => {
+    // esbuild has printed the errors (logLevel 'info'); only the exit code is left to set.
+    process.exitCode = 1;
+  });
 }

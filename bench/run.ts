@@ -2,14 +2,18 @@
 // people (and copied into the README), goals are printed next to them, and nothing fails on a slow machine.
 // The node-access benchmark needs root and the real node stack (bash test/support/node-stack.sh up).
 
+import { benchActivation } from './activation';
+import { benchDiagnose } from './diagnose';
 import { benchKube } from './kube';
 import { benchNodeAccess } from './nodeAccess';
 import { benchPleg } from './pleg';
 
 const suites: Array<[string, () => Promise<string[]>]> = [
+  ['Activation (production bundles)', benchActivation],
   ['PLEG model and simulator', benchPleg],
   ['Kubernetes access and node tree (5,000 nodes)', benchKube],
   ['Node access: CRI snapshot over SSH', benchNodeAccess],
+  ['Diagnose Node (API tier on the stand-in, real kubelet recordings)', benchDiagnose],
 ];
 
 async function main(): Promise<void> {

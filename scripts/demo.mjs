@@ -3,7 +3,10 @@
 // Ctrl-C, then stops everything it started.
 //
 // Env: PLEG_DEMO_PORT=<port> for code-server (default: a free port); PLEG_E2E_REBUILD=1 repackages.
-import { spawn } from 'node:child_process';
+// `npm run demo -- --real-cluster`: instead of the stand-in, a real kube-apiserver + kubelet 1.26
+// (test/support/real-cluster.sh; needs root and ../shared/k8s or PLEG_REAL_K8S_DIR), whose runtime
+// `npm run demo:freeze` / `npm run demo:thaw` stop and continue.
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +19,25 @@ const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 /** What the demo cluster shows, printed under the URL. */
 const DEMO_TOUR = [
-  'prod-eu-node-07 flaps NotReady with PLEG every ~6 min (first within ~15 s); prod-eu-node-03 has a',
-  'crash-looping runtime; prod-eu-node-11 lost its lease; staging-node-04 is cordoned.',
+  'prod-eu-node-07 is NotReady with PLEG all the time (Diagnose Node names the cause); prod-eu-node-05',
+  'flaps to PLEG NotReady for ~1 min every ~6 min (first ~1.5 min in; its row counts the flaps);',
+  'prod-eu-node-03 has a crash-looping runtime; prod-eu-node-11 has no heartbeat; staging-node-04 is cordoned.',
 ];
+
+const REAL = process.argv.includes('--real-cluster');
+const REAL_TOUR = [
+  'realk8s-node is a real kubelet 1.26 on its own containerd. `npm run demo:freeze` stops that containerd:',
+  'after ~45 s the node is NotReady ("container runtime is down"), after ~3.3 min "PLEG is not healthy".',
+  '`npm run demo:thaw` continues it: Ready again ~10 s later. Diagnose Node reads the real kubelet.',
+];
+
+/** real-cluster.sh up (reusing a running one); returns its kubeconfig and whether this run started it. */
+function startRealCluster() {
+  const r = spawnSync('bash', [join(REPO, 'test/support/real-cluster.sh'), 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000 });
+  const kubeconfig = /^KUBECONFIG=(.+)$/m.exec(r.stdout ?? '')?.[1];
+  if (r.status !== 0 || !kubeconfig) throw new Error(`the real cluster did not start (test/support/real-cluster.sh up, exit ${r.status})`);
+  return { kubeconfig, startedHere: !/reusing it/.test(r.stderr ?? '') };
+}
 
 /** Starts dist/demo.js in its own process group and waits for its DEMO_READY line. */
 function startDemoCluster(kubeconfig) {
@@ -99,6 +118,7 @@ async function main() {
   const dirs = prepareRunDir(runDir);
   const kubeconfig = join(runDir, 'kubeconfig');
   let cluster;
+  let real;
   let server;
   let stopping = false;
 
@@ -108,6 +128,7 @@ async function main() {
     log(`${reason}: stopping`);
     if (server) await server.stop().catch((err) => log(`stopping code-server: ${err.message}`));
     if (cluster) await stopGroup(cluster).catch((err) => log(`stopping the demo cluster: ${err.message}`));
+    if (real?.startedHere) spawnSync('bash', [join(REPO, 'test/support/real-cluster.sh'), 'down'], { stdio: 'inherit', timeout: 120_000 });
     const left = processesMentioning(runDir);
     for (const p of left) {
       try {
@@ -124,11 +145,12 @@ async function main() {
   process.on('SIGTERM', () => void teardown('SIGTERM', 0));
 
   try {
-    cluster = await startDemoCluster(kubeconfig);
-    cluster.once('exit', (c, s) => void teardown(`the demo cluster exited (code ${c}, signal ${s})`, 1));
+    if (REAL) real = startRealCluster();
+    else cluster = await startDemoCluster(kubeconfig);
+    cluster?.once('exit', (c, s) => void teardown(`the demo cluster exited (code ${c}, signal ${s})`, 1));
     log(await installVsix(dirs, vsix));
     const port = process.env.PLEG_DEMO_PORT ? Number(process.env.PLEG_DEMO_PORT) : undefined;
-    server = await startCodeServer(dirs, { logFile: join(runDir, 'server.log'), env: { KUBECONFIG: kubeconfig }, ...(port ? { port } : {}) });
+    server = await startCodeServer(dirs, { logFile: join(runDir, 'server.log'), env: { KUBECONFIG: real?.kubeconfig ?? kubeconfig }, ...(port ? { port } : {}) });
     server.child.once('exit', (c, s) => {
       if (!stopping) log(`code-server log tail:\n${logTail(join(runDir, 'server.log'))}`);
       void teardown(`code-server exited (code ${c}, signal ${s})`, 1);
@@ -138,6 +160,7 @@ async function main() {
     await teardown('startup failed', 1);
     return;
   }
+  if (REAL) DEMO_TOUR.splice(0, DEMO_TOUR.length, ...REAL_TOUR);
   printUrl(server.url);
 }
 

@@ -21,6 +21,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return createDiagnoseCommand(createKubeGateway);
     },
   },
+  logs: {
+    summary: 'Read a kubelet log (FILE or -): PLEG stretches, relist failures, NotReady transitions as JSON lines',
+    load: async () => (await import('./commands/logs')).createLogsCommand(() => process.stdin),
+  },
   nodes: {
     summary: 'List the live nodes of every kubeconfig context with their verdicts',
     load: async () => {

@@ -11,7 +11,7 @@ import type { KubeEvent } from '../core/kube/objects';
 import { kubeTime, makeNode, withCordoned, withLeaseLost, withRuntimeDown } from './nodeFactory';
 import type { FullNode } from './nodeFactory';
 
-export type DemoRole = 'healthy' | 'pleg-flapper' | 'runtime-crashloop' | 'cordoned' | 'lease-lost';
+export type DemoRole = 'healthy' | 'pleg-stuck' | 'pleg-flapper' | 'runtime-crashloop' | 'cordoned' | 'lease-lost';
 
 export interface DemoNodeSpec {
   name: string;
@@ -59,13 +59,23 @@ export const NODE_GRACE_S = 50;
  * more than 3 min old, and Ready again when it returns: NotReady for about `stall` − 180 s per cycle.
  */
 export const FLAP = { healthyS: 120, stallS: 235, relistLeadS: 0.9 } as const;
+/**
+ * The stuck node: its relist has been hanging since `beforeS` before the demo's origin and does not come
+ * back while the demo runs. The relist works through pods whose shims are wedged, one after another, and
+ * each of their PodSandboxStatus calls waits out the 2 min runtimeRequestTimeout; with dozens of such pods
+ * that takes hours, so PLEG stays unhealthy (NotReady since `beforeS` − 180 s before the origin).
+ */
+export const STUCK = { beforeS: 420 } as const;
 /** The crash-looping runtime: containerd runs `upS`, dies, and systemd brings it back after `downS`. */
 export const CRASHLOOP = { upS: 60, downS: 170 } as const;
 /** The lease-lost node's kubelet stopped posting this long before the demo's origin. */
 export const LEASE_LOST_BEFORE_S = 600;
 
-/** Where in its cycle each scripted node is at the origin: the flapper crosses the threshold ~15 s in. */
-const FLAP_START_U = FLAP.healthyS + 165;
+/**
+ * Where in its cycle each scripted node is at the origin: the flapper's hung relist is ~91 s old, so it
+ * crosses the threshold about 90 s in (after the page has loaded, so the newcomer sees it flip).
+ */
+const FLAP_START_U = FLAP.healthyS + 90;
 const CRASHLOOP_START_U = CRASHLOOP.upS + 50;
 
 function pool(prefix: string, count: number, zones: string[], roles: Record<number, DemoRole>): DemoNodeSpec[] {
@@ -87,7 +97,8 @@ export const DEMO_CONTEXTS: readonly DemoContextSpec[] = [
     cluster: 'prod-eu',
     nodes: pool('prod-eu-node', 12, ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'], {
       3: 'runtime-crashloop',
-      7: 'pleg-flapper',
+      5: 'pleg-flapper',
+      7: 'pleg-stuck',
       11: 'lease-lost',
     }),
   },
@@ -133,6 +144,10 @@ export function readyViewAt(node: DemoNodeSpec, t: number): ReadyView {
       return READY_VIEW;
     case 'lease-lost':
       return t >= -LEASE_LOST_BEFORE_S + NODE_GRACE_S ? LEASE_LOST_VIEW : READY_VIEW;
+    case 'pleg-stuck': {
+      const ago = t + STUCK.beforeS + noise(node.name, Math.round(t)) * 0.01;
+      return ago <= PLEG_THRESHOLD_S ? READY_VIEW : plegReadyView(BigInt(Math.round(ago * 1e9)));
+    }
     case 'runtime-crashloop': {
       const cycle = CRASHLOOP.upS + CRASHLOOP.downS;
       const u = mod(t + CRASHLOOP_START_U, cycle);
@@ -174,6 +189,14 @@ export function nodeMomentAt(node: DemoNodeSpec, originMs: number, nowMs: number
 
   const tick = Math.floor((t - node.tickPhaseSeconds) / STATUS_TICK_S) * STATUS_TICK_S + node.tickPhaseSeconds;
   const ready = readyViewAt(node, tick);
+  if (node.role === 'pleg-stuck' && ready.status === 'False') {
+    // NotReady for longer than the lookback: the transition is the first tick past the threshold, and the
+    // message changes on every tick, so every tick is posted.
+    const crossS = PLEG_THRESHOLD_S - STUCK.beforeS;
+    const firstTick = Math.floor((crossS - node.tickPhaseSeconds) / STATUS_TICK_S) * STATUS_TICK_S + node.tickPhaseSeconds;
+    const transition = readyViewAt(node, firstTick).status === 'False' ? firstTick : firstTick + STATUS_TICK_S;
+    return { ready, readyTransitionMs: at(transition), heartbeatMs: at(tick) };
+  }
   let transition: number | undefined;
   let lastChange: number | undefined;
   let current = ready;
@@ -257,6 +280,28 @@ export function readyEvent(node: DemoNodeSpec, ready: ReadyView, atMs: number, s
     lastTimestamp: stamp,
     reportingComponent: fromController ? 'node-controller' : 'kubelet',
   };
+}
+
+/**
+ * The Ready transitions a node's script made in (fromMs, toMs], oldest first, each with the condition it
+ * changed to: what the kubelet (or node controller) recorded as NodeReady / NodeNotReady events. The demo
+ * seeds an hour of them at start, as a cluster that has been running would have.
+ */
+export function readyTransitions(node: DemoNodeSpec, originMs: number, fromMs: number, toMs: number): { atMs: number; ready: ReadyView }[] {
+  const out: { atMs: number; ready: ReadyView }[] = [];
+  const fromS = (fromMs - originMs) / 1000;
+  const toS = (toMs - originMs) / 1000;
+  let k = Math.floor((fromS - node.tickPhaseSeconds) / STATUS_TICK_S);
+  let previous = nodeMomentAt(node, originMs, originMs + (k * STATUS_TICK_S + node.tickPhaseSeconds) * 1000).ready.status;
+  for (k++; k * STATUS_TICK_S + node.tickPhaseSeconds <= toS; k++) {
+    const tickMs = originMs + (k * STATUS_TICK_S + node.tickPhaseSeconds) * 1000;
+    const moment = nodeMomentAt(node, originMs, tickMs);
+    if (moment.ready.status === previous) continue;
+    previous = moment.ready.status;
+    const atMs = moment.readyTransitionMs ?? tickMs;
+    if (atMs > fromMs && atMs <= toMs) out.push({ atMs, ready: moment.ready });
+  }
+  return out;
 }
 
 export function findDemoNode(name: string): { context: DemoContextSpec; node: DemoNodeSpec } | undefined {

@@ -28,7 +28,7 @@ export function demoKubeconfigYaml(entries: readonly KubeconfigEntry[], currentC
   if (!names.has(current)) throw new Error(`demoKubeconfigYaml: current context "${current}" is not among the contexts`);
 
   const lines: string[] = ['apiVersion: v1', 'kind: Config', 'preferences: {}', `current-context: ${q(current)}`, 'clusters:'];
-  for (const e of entries) lines.push(`- name: ${q(e.context)}`, '  cluster:', `    server: ${q(e.server)}`);
+  for (const e of entries) lines.push(`- name: ${q(e.context)}`, '  cluster:', `    server: ${q(e.server)}`, '    extensions: [{ name: pleg-doctor.demo, extension: { nodesHaveSsh: false } }]');
   lines.push('users:');
   for (const e of entries) {
     lines.push(`- name: ${q(`${e.context}-user`)}`);

@@ -7,7 +7,7 @@ import { silentLogger } from '../core/util/logger';
 import type { KubeNode } from '../core/kube/objects';
 import type { FakeApiServer } from './apiServer/contract';
 import { startFakeApiServer } from './apiServer/server';
-import { DEMO_CONTEXTS, demoNodeAt, nodeMomentAt, readyEvent } from './demoCluster';
+import { DEMO_CONTEXTS, demoNodeAt, nodeMomentAt, readyEvent, readyTransitions } from './demoCluster';
 import type { DemoContextSpec } from './demoCluster';
 import type { KubeconfigEntry } from './demoKubeconfig';
 import { demoKubeletProxy } from './kubeletEndpoints';
@@ -41,6 +41,9 @@ export interface RunningDemo {
   upsert(context: string, node: KubeNode): void;
   stop(): Promise<void>;
 }
+
+/** How much Ready history (NodeReady / NodeNotReady events) the stand-ins start with: what an API server keeps. */
+const EVENT_HISTORY_MS = 3_600_000;
 
 /** System pods every node runs, plus a couple of workload pods, so per-node pod lists look real. */
 const SYSTEM_PODS = [
@@ -84,6 +87,10 @@ export async function startDemo(options: DemoRunnerOptions = {}): Promise<Runnin
         lastReady.set(`${spec.context}/${name}`, node.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? '');
         seedPods(server, name, i);
       });
+      // A cluster that has been running has an hour of events: the flapper's flaps, the stuck node's fall.
+      for (const n of spec.nodes) {
+        for (const tr of readyTransitions(n, originMs, startAt - EVENT_HISTORY_MS, startAt)) server.addEvent(readyEvent(n, tr.ready, tr.atMs, eventSeq++));
+      }
       contexts.push({ spec, server, token });
       logger.info(`demo: context ${spec.context} serves ${nodes.length} nodes at ${server.url}`);
     }

@@ -17,6 +17,10 @@ export const CommandIds = {
   openTrustedHostKeys: 'plegDoctor.openTrustedHostKeys',
   configureNodeAccess: 'plegDoctor.configureNodeAccess',
   diagnoseNode: 'plegDoctor.diagnoseNode',
+  diagnoseAllNotReady: 'plegDoctor.diagnoseAllNotReady',
+  exportEvidenceBundle: 'plegDoctor.exportEvidenceBundle',
+  remediateNode: 'plegDoctor.remediateNode',
+  openKubeletLogFromNode: 'plegDoctor.openKubeletLogFromNode',
 } as const;
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];

@@ -9,7 +9,10 @@
 // the unknown-host-key modal (refused once, then trusted) and the key-passphrase box, and a second one that
 // asks nothing; (7) Diagnose Node on the PLEG node (context menu) and on a Ready node (palette): the
 // Markdown report, its preview, the notification and the node-proxy requests the stand-in saw, and a
-// cancelled diagnosis ending at once; after (6), a diagnosis that reads the stack's node over SSH. The
+// cancelled diagnosis ending at once; after (6), a diagnosis that reads the stack's node over SSH; (8) the
+// guided Configure Node Access… (cancel, validation, Back, the write, Test Connection) and the walkthrough;
+// (9) the tree explains (lib/treeExplainsCheck.mjs): status bar at startup, Ready message, events, log;
+// (10) zh-cn: a second code-server in Chinese shows the tree in Chinese (lib/localeCheck.mjs). The
 // node stack is started when it is not up, and then taken down (and checked) at the end.
 // Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
 //
@@ -26,7 +29,11 @@ import { loadDemoModules } from './lib/standIn.mjs';
 import { ensureNodeStack, tearDownNodeStack } from './lib/nodeStack.mjs';
 import { STACK_NODE, prepareNodeAccess, runCriSnapshotChecks } from './lib/criSnapshotCheck.mjs';
 import { runDiagnoseChecks, runNodeSideDiagnoseCheck } from './lib/diagnoseCheck.mjs';
+import { runConfigureNodeAccessCheck, runWalkthroughCheck } from './lib/configureNodeAccessCheck.mjs';
 import { launchBrowser, openWorkbench, readHover, readTreeRows, rowLocator, waitForDescription, widenSidebar } from './lib/workbench.mjs';
+import { runStatusBarAtStartupCheck, runTreeExplainsChecks } from './lib/treeExplainsCheck.mjs';
+import { runLocaleCheck } from './lib/localeCheck.mjs';
+import { runRealClusterCheck, startRealCluster, stopRealCluster, withRealKubeconfig } from './lib/realClusterCheck.mjs';
 
 const FLIP_BOUND_MS = 2000;
 const TREE_TIMEOUT_MS = Number(process.env.PLEG_E2E_TREE_TIMEOUT_MS ?? 30_000);
@@ -156,6 +163,8 @@ async function main() {
       (error) => ({ error }),
     );
   let stackReady = bringUpStack();
+  // A real kube-apiserver + kubelet as one more context; its runtime is frozen from the start (check R).
+  const realReady = startRealCluster({ log });
   let access;
   let accessError;
   let stackDown = false;
@@ -203,11 +212,12 @@ async function main() {
     // HOME is an empty dir of the run: no ~/.ssh/known_hosts may already trust the stack, no default key.
     const home = join(runDir, 'home');
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    server = await startCodeServer(dirs, { logFile: serverLog, env: { KUBECONFIG: kubeconfig, HOME: home } });
+    server = await startCodeServer(dirs, { logFile: serverLog, env: { KUBECONFIG: await withRealKubeconfig(kubeconfig, realReady), HOME: home } });
     onInterrupt(async () => {
       if (browser) await browser.context.close().catch(() => undefined);
       await server.stop().catch(() => undefined);
       await stopStack().catch((err) => log(`node stack: ${err.message}`));
+      await stopRealCluster({ realReady, record }).catch((err) => log(`real cluster: ${err.message}`));
       for (const p of processesMentioning(runDir)) {
         try {
           process.kill(p.pid, 'SIGKILL');
@@ -226,6 +236,7 @@ async function main() {
     await openWorkbench(page, server.url);
     log('workbench visible');
     await shot('workbench');
+    await runStatusBarAtStartupCheck({ page, check, startupTimeoutMs: STARTUP_TIMEOUT_MS });
 
     const opened = await check('open the PLEG Doctor view', async () => {
       const tab = page.getByRole('tab', { name: VIEW_CONTAINER });
@@ -337,6 +348,8 @@ async function main() {
         return want.map(([n]) => `${n}: ${rows.find((r) => r.label === n).description}`).join('; ');
       });
 
+      await runTreeExplainsChecks({ page, check, shot, log });
+
       await check('(5) the what-if timeline panel runs a simulation and draws it', async () => {
         await page.keyboard.press('F1');
         const input = page.locator('.quick-input-widget input[type="text"]');
@@ -354,7 +367,12 @@ async function main() {
         const text = (await notes.allTextContents()).join(' / ');
         assert(/first unhealthy at/.test(text), `the notes do not report PLEG going unhealthy: ${text}`);
         assert(/Ready=False/.test(text), `the notes do not report the node going NotReady: ${text}`);
+        // The README caption of this screenshot says 179 s; test/unit/pleg/simFrozenRuntime.test.ts ties it to the recording.
+        assert(/\(179\.\d s after the freeze\)/.test(text), `the notes do not say PLEG went unhealthy 179 s after the freeze: ${text}`);
         await shot('5-what-if-timeline');
+        // The README shot: the panel alone (the output panel of earlier checks may share the window).
+        const panel = await page.locator('iframe.webview.ready').first().boundingBox();
+        await shot('what-if-timeline', panel ?? { x: 0, y: 0, width: 1400, height: 1000 });
         return text.slice(0, 200);
       });
 
@@ -378,10 +396,14 @@ async function main() {
         };
         await runCriSnapshotChecks({ page, check, shot, log, demo, makeNode: demoModules.makeNode, access, userDataDir: dirs.userData, serverLog, showNode });
         await runNodeSideDiagnoseCheck({ page, check, shot, node: STACK_NODE });
+        await runConfigureNodeAccessCheck({ page, check, shot, access, userDataDir: dirs.userData, showNode });
+        await runWalkthroughCheck({ page, check, shot });
       } else {
         record(`(6) a CRI snapshot of ${STACK_NODE} over SSH`, false, `no node stack: ${accessError?.message ?? 'unknown error'}`);
       }
+      await runRealClusterCheck({ page, check, shot, log, realReady, readmeClip: README_CLIP, expandContexts });
     }
+    await runLocaleCheck({ check, log, runDir, vsix, env: { KUBECONFIG: kubeconfig, HOME: home } });
   } catch (err) {
     failedSetup = true;
     record('setup', false, err.stack ?? err.message);
@@ -398,6 +420,7 @@ async function main() {
     } catch (err) {
       record('the node stack this run started is down (node-stack.sh check passes)', false, err.message.split('\n').slice(0, 12).join('\n'));
     }
+    await stopRealCluster({ realReady, record });
     const failed = results.some((r) => !r.ok);
     writeFileSync(join(shotsDir, 'console.log'), consoleLines.join('\n'));
     if (failed || failedSetup) {

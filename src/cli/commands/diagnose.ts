@@ -1,15 +1,20 @@
 // `pleg-doctor diagnose --context C --node N …`: collects one node's evidence (the Node, its events and
 // pod count, the kubelet's /metrics twice, /configz, /healthz?verbose and the goroutine dump through the
 // node proxy, and with --ssh a CRI snapshot of the node), runs the check catalog and prints the report.
-// It only reads: remediation in the report is advice, never run.
+// `--evidence DIR` judges a saved evidence bundle instead, reaching nothing; `--save-evidence DIR` writes
+// the collected evidence as one. It only reads: remediation in the report is advice, never run.
 
+import { existsSync } from 'node:fs';
+import { bundleFilesOf, EvidenceBundleError, type RawKubeletBodies } from '../../core/diagnose/bundle';
 import type { Diagnosis } from '../../core/diagnose/diagnosis';
 import type { NodeEvidence } from '../../core/diagnose/evidence';
+import { anyCheckFails, diagnosisJson } from '../../core/diagnose/verdicts';
 import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
+import { readEvidenceBundle, writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
 import type { KubeGateway } from '../../infra/kube/gateway';
 import { CliUsageError } from '../io';
@@ -21,6 +26,7 @@ import { stderrLogger } from '../stderrLogger';
 export type DiagnoseGatewayFactory = (options: { kubeconfigPaths?: string[]; logger: Logger }) => KubeGateway;
 
 export const DIAGNOSE_USAGE = `Usage: pleg-doctor diagnose --context NAME --node NAME [options]
+       pleg-doctor diagnose --evidence DIR [--format md|json]
 
 Collects one node's evidence and prints a report of the PLEG check catalog: the Node, its events and
 pod count; through the API server's node proxy the kubelet's /metrics (twice, an interval apart),
@@ -30,11 +36,18 @@ pod count; through the API server's node proxy the kubelet's /metrics (twice, an
 The node proxy needs \`get\` on nodes/proxy. That is NOT a read-only permission: the same grant reaches
 the kubelet's exec, run and port-forward endpoints. Use --no-node-proxy to diagnose without it.
 
+With --evidence, the checks run on a saved evidence bundle (a folder with any of bundle.json, node.json,
+metrics.txt, metrics-later.txt, configz.json, healthz.txt, goroutines.txt, events.json, kubelet.log,
+snapshot.json, probes.json; node.json is required) and nothing is contacted.
+
 Options:
-  --context NAME           kubeconfig context (required)
-  --node NAME              node name (required)
+  --context NAME           kubeconfig context (required unless --evidence)
+  --node NAME              node name (required unless --evidence)
+  --evidence DIR           diagnose the evidence bundle in DIR instead of a live node
+  --save-evidence DIR      also write the collected evidence as a bundle to DIR (a new folder)
   --kubeconfig FILE        read this kubeconfig instead of KUBECONFIG or ~/.kube/config (repeatable)
-  --format FORMAT          markdown (default) | json: {"evidence", "diagnosis"}
+  --format FORMAT          md (default; also: markdown) | json: {"node", "checks": [{"id", "cause",
+                           "verdict", "summary", "evidence"}]} with verdict ok | warn | fail | unknown
   --proxy-timeout MS       deadline of each kubelet endpoint request (default 15000)
   --metrics-interval MS    wait between the two /metrics scrapes, 0 for one scrape (default 5000)
   --no-node-proxy          do not use the node proxy (the four kubelet endpoints are skipped)
@@ -45,17 +58,21 @@ Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
   --host HOST              address or ~/.ssh/config Host alias (default: the node's InternalIP)
 ${SSH_OPTIONS_HELP}  -h, --help               show this help
 
-Exit codes: 0 no problem found; 3 the report has findings of severity problem; 1 could not diagnose
-(no such context or node, API server unreachable); 2 bad options; 130 interrupted.
+Exit codes: 0 no check fails; 1 a check fails (a finding of severity problem); 2 bad options; 3 could
+not diagnose (no such context or node, API server unreachable, unreadable bundle); 130 interrupted.
 `;
 
-export const EXIT_PROBLEMS = 3;
+/** Some check's verdict is fail. */
+export const EXIT_CHECK_FAILS = 1;
+/** Nothing was diagnosed: no such context or node, the API server unreachable, a bundle that cannot be read. */
+export const EXIT_NOT_DIAGNOSED = 3;
 const DEFAULT_PROXY_TIMEOUT_MS = 15_000;
 const DEFAULT_METRICS_INTERVAL_MS = 5_000;
 
 interface DiagnoseArgs {
   context: string;
   node: string;
+  saveEvidence?: string;
   kubeconfigs: string[];
   format: 'markdown' | 'json';
   proxyTimeoutMs: number;
@@ -71,9 +88,18 @@ function nonNegativeInt(name: string, text: string, max: number): number {
   return positiveInt('diagnose', name, text, max);
 }
 
-export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | 'help' {
+export interface BundleArgs {
+  evidence: string;
+  format: 'markdown' | 'json';
+}
+
+export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | BundleArgs | 'help' {
   let context: string | undefined;
   let node: string | undefined;
+  let evidence: string | undefined;
+  let saveEvidence: string | undefined;
+  /** Options that reach a live cluster or node: meaningless with --evidence. */
+  const liveOptions: string[] = [];
   const args: Omit<DiagnoseArgs, 'context' | 'node'> = {
     kubeconfigs: [],
     format: 'markdown',
@@ -102,23 +128,34 @@ export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | 'help
       case '--node':
         node = value();
         break;
+      case '--evidence':
+        evidence = value();
+        break;
+      case '--save-evidence':
+        saveEvidence = value();
+        liveOptions.push(arg);
+        break;
       case '--kubeconfig':
         args.kubeconfigs.push(value());
+        liveOptions.push(arg);
         break;
       case '--format': {
         const format = value();
-        if (format !== 'markdown' && format !== 'json') throw new CliUsageError(`diagnose: --format must be markdown or json, got ${JSON.stringify(format)}`);
-        args.format = format;
+        if (format !== 'markdown' && format !== 'md' && format !== 'json') throw new CliUsageError(`diagnose: --format must be md, markdown or json, got ${JSON.stringify(format)}`);
+        args.format = format === 'json' ? 'json' : 'markdown';
         break;
       }
       case '--proxy-timeout':
         args.proxyTimeoutMs = positiveInt('diagnose', '--proxy-timeout', value(), 3_600_000);
+        liveOptions.push(arg);
         break;
       case '--metrics-interval':
         args.metricsIntervalMs = nonNegativeInt('--metrics-interval', value(), 600_000);
+        liveOptions.push(arg);
         break;
       case '--no-node-proxy':
         args.useNodeProxy = false;
+        liveOptions.push(arg);
         break;
       case '--verbose':
         args.verbose = true;
@@ -135,11 +172,16 @@ export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | 'help
         sshOptionSeen ??= arg;
     }
   }
+  if (evidence !== undefined) {
+    const live = [...(context !== undefined ? ['--context'] : []), ...(node !== undefined ? ['--node'] : []), ...liveOptions, ...(args.ssh ? ['--ssh'] : []), ...(sshOptionSeen !== undefined ? [sshOptionSeen] : [])];
+    if (live.length > 0) throw new CliUsageError(`diagnose: --evidence reads a saved bundle and reaches nothing; drop ${live.join(', ')}`);
+    return { evidence, format: args.format };
+  }
   if (context === undefined) throw new CliUsageError('diagnose: --context is required');
   if (node === undefined) throw new CliUsageError('diagnose: --node is required');
   // An SSH option without --ssh would silently do nothing: say so instead.
   if (sshOptionSeen !== undefined && !args.ssh) throw new CliUsageError(`diagnose: ${sshOptionSeen} is a node-side option: add --ssh to reach the node over SSH`);
-  return { context, node, ...args };
+  return { context, node, ...args, ...(saveEvidence !== undefined ? { saveEvidence } : {}) };
 }
 
 /** The address to SSH to when --host is absent: the node's InternalIP, else its name. */
@@ -148,8 +190,24 @@ export function sshHostOf(node: KubeNode, name: string): string {
   return addresses.find((a) => a.type === 'InternalIP')?.address ?? addresses.find((a) => a.type === 'Hostname')?.address ?? name;
 }
 
-function hasProblems(diagnosis: Diagnosis): boolean {
-  return diagnosis.findings.some((f) => f.severity === 'problem');
+function print(io: CliIo, diagnosis: Diagnosis, format: 'markdown' | 'json'): number {
+  if (format === 'json') io.stdout.write(`${JSON.stringify(diagnosisJson(diagnosis), null, 2)}\n`);
+  else io.stdout.write(renderDiagnosisMarkdown(diagnosis).replace(/\n?$/, '\n'));
+  return anyCheckFails(diagnosis) ? EXIT_CHECK_FAILS : 0;
+}
+
+/** `--evidence DIR`: the same checks on a saved bundle; notes about the bundle itself go to stderr. */
+export async function diagnoseBundle(args: BundleArgs, io: CliIo): Promise<number> {
+  let reading;
+  try {
+    reading = await readEvidenceBundle(args.evidence);
+  } catch (err) {
+    if (!(err instanceof EvidenceBundleError)) throw err;
+    io.stderr.write(`pleg-doctor: diagnose: ${err.message}\n`);
+    return EXIT_NOT_DIAGNOSED;
+  }
+  for (const note of reading.notes) io.stderr.write(`pleg-doctor: diagnose: ${args.evidence}: ${note}\n`);
+  return print(io, diagnose(reading.evidence), args.format);
 }
 
 function errorText(err: unknown): string {
@@ -163,6 +221,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       io.stdout.write(DIAGNOSE_USAGE);
       return 0;
     }
+    if ('evidence' in args) return diagnoseBundle(args, io);
     const logger = stderrLogger(io, args.verbose);
     const gateway = createGateway({ logger, ...(args.kubeconfigs.length > 0 ? { kubeconfigPaths: args.kubeconfigs } : {}) });
     try {
@@ -174,7 +233,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       }
       if (!contexts.includes(args.context)) {
         io.stderr.write(`pleg-doctor: diagnose: no context "${args.context}" in the kubeconfig (contexts: ${contexts.length > 0 ? contexts.join(', ') : 'none'})\n`);
-        return 1;
+        return EXIT_NOT_DIAGNOSED;
       }
       let node: KubeNode;
       try {
@@ -182,10 +241,15 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       } catch (err) {
         if (io.signal.aborted) throw err;
         io.stderr.write(`pleg-doctor: diagnose: cannot read node "${args.node}" in context "${args.context}": ${errorText(err)}\n`);
-        return 1;
+        return EXIT_NOT_DIAGNOSED;
+      }
+      if (args.saveEvidence !== undefined && existsSync(args.saveEvidence)) {
+        io.stderr.write(`pleg-doctor: diagnose: ${args.saveEvidence} already exists: an evidence bundle is written to a new folder\n`);
+        return EXIT_NOT_DIAGNOSED;
       }
       const sshArgs = args.sshArgs;
       const host = sshArgs.host ?? sshHostOf(node, args.node);
+      const raw: RawKubeletBodies = {};
       const evidence: NodeEvidence = await collectNodeEvidence({
         gateway,
         context: args.context,
@@ -198,11 +262,23 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
           : { nodeSideSkipReason: 'no --ssh given' }),
         logger,
         signal: io.signal,
+        ...(args.saveEvidence !== undefined
+          ? { onRawBody: (source: keyof RawKubeletBodies, body: string, httpStatus: number) => void (source === 'healthz' ? (raw.healthz = { body, httpStatus }) : (raw[source] = body)) }
+          : {}),
       });
-      const diagnosis = diagnose(evidence);
-      if (args.format === 'json') io.stdout.write(`${JSON.stringify({ evidence, diagnosis }, null, 2)}\n`);
-      else io.stdout.write(renderDiagnosisMarkdown(diagnosis).replace(/\n?$/, '\n'));
-      return hasProblems(diagnosis) ? EXIT_PROBLEMS : 0;
+      let bundleFailed = false;
+      if (args.saveEvidence !== undefined) {
+        try {
+          const written = await writeEvidenceBundle(args.saveEvidence, bundleFilesOf(evidence, raw));
+          io.stderr.write(`pleg-doctor: diagnose: evidence bundle written to ${args.saveEvidence}: ${written.join(', ')}\n`);
+        } catch (err) {
+          io.stderr.write(`pleg-doctor: diagnose: could not write the evidence bundle: ${errorText(err)}\n`);
+          bundleFailed = true;
+        }
+      }
+      // The diagnosis is printed even when the bundle could not be written; the exit code says so.
+      const code = print(io, diagnose(evidence), args.format);
+      return bundleFailed ? EXIT_NOT_DIAGNOSED : code;
     } finally {
       gateway.dispose();
     }

@@ -42,6 +42,10 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
     }
     switch (f.status) {
       case 'ok':
+        if (source === 'nodeSide') {
+          const cut = snapshotCut(evidence);
+          if (cut !== undefined) gaps.push(cut);
+        }
         break;
       case 'forbidden':
         if (!KUBELET_ENDPOINT_SOURCES.includes(source)) gaps.push(`${what} refused (403): ${String(f.message)}. Reading them needs get/list on ${source === 'events' ? 'events' : 'pods'}.`);
@@ -74,4 +78,13 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
     }
   }
   return gaps;
+}
+
+/** The CRI snapshot ran out of its total budget: say what it did not read (those checks are partial). */
+function snapshotCut(evidence: NodeEvidence): string | undefined {
+  const side = evidence.nodeSide;
+  const budget = side?.status === 'ok' ? side.value?.snapshot?.budget : undefined;
+  if (budget?.exhausted !== true) return undefined;
+  const notRead = (budget.notRead ?? []).map((n) => (n.ids.length > 0 ? `${n.method} for ${n.ids.length}` : n.method)).join(', ');
+  return `The CRI snapshot stopped at its ${seconds(budget.ms / 1000)} budget and reports what it had read by then${notRead !== '' ? `; not read: ${notRead}` : ''}.`;
 }

@@ -49,6 +49,15 @@ export interface CriSnapshot {
   errors: SnapshotError[];
   findings: SnapshotFinding[];
   durationMs: number;
+  /** The snapshot's total time budget and, when it ran out, the calls that were never answered. */
+  budget?: SnapshotBudget;
+}
+
+export interface SnapshotBudget {
+  ms: number;
+  exhausted: boolean;
+  /** Calls cut by the budget (in flight) or never started, by method, with the ids they were about. */
+  notRead: { method: string; ids: string[] }[];
 }
 
 export type ProbeOutcome<T> =

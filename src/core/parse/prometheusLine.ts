@@ -133,15 +133,14 @@ export function parseSampleLine(line: string, start: number, lineNo: number): Sa
 /** Parses `name="value",…}` from `from` (just after `{`); returns the index after `}`. */
 function parseLabels(line: string, from: number, lineNo: number, entries: [string, string][]): number {
   let i = from;
-  const seen = new Set<string>();
   for (;;) {
     i = skipBlanks(line, i);
     if (line[i] === '}') return i + 1;
     const nameEnd = labelNameEnd(line, i);
     if (nameEnd === i) throw new PrometheusTextError(lineNo, `expected a label name at column ${i + 1}`, line);
     const labelName = line.slice(i, nameEnd);
-    if (seen.has(labelName)) throw new PrometheusTextError(lineNo, `duplicate label "${labelName}"`, line);
-    seen.add(labelName);
+    // A handful of labels per line: a scan is cheaper than a Set per line.
+    if (entries.some((e) => e[0] === labelName)) throw new PrometheusTextError(lineNo, `duplicate label "${labelName}"`, line);
     i = skipBlanks(line, nameEnd);
     if (line[i] !== '=') throw new PrometheusTextError(lineNo, `expected "=" after label "${labelName}"`, line);
     i = skipBlanks(line, i + 1);

@@ -73,8 +73,15 @@ function familyOf(name: string, declarations: Map<string, Declaration>): string 
 function groupFamilies(firstSeen: { name: string; raw?: RawSample }[], declarations: Map<string, Declaration>): MetricFamily[] {
   const families = new Map<string, MetricFamily>();
   const seriesKeys = new Set<string>();
+  // A /metrics has thousands of samples but a few hundred names: resolve each name once.
+  const familyByName = new Map<string, string>();
   for (const { name, raw } of firstSeen) {
-    const familyName = raw === undefined ? name : familyOf(name, declarations);
+    let familyName = name;
+    if (raw !== undefined) {
+      const known = familyByName.get(name);
+      familyName = known ?? familyOf(name, declarations);
+      if (known === undefined) familyByName.set(name, familyName);
+    }
     let family = families.get(familyName);
     if (family === undefined) {
       const declaration = declarations.get(familyName);
@@ -112,7 +119,19 @@ function checkSampleShape(family: MetricFamily, raw: RawSample): void {
 }
 
 function seriesKey(sample: Sample): string {
-  const names = Object.keys(sample.labels).sort();
-  // JSON keeps the key unambiguous whatever the label values contain.
-  return JSON.stringify([sample.name, ...names.map((n) => [n, sample.labels[n]])]);
+  const names = Object.keys(sample.labels);
+  // Labels usually come sorted; sort only when they do not (the key must not depend on their order).
+  for (let i = 1; i < names.length; i++) {
+    if ((names[i - 1] as string) > (names[i] as string)) {
+      names.sort();
+      break;
+    }
+  }
+  // Length-prefixed parts keep the key unambiguous whatever the label values contain.
+  let key = `${sample.name.length}:${sample.name}`;
+  for (const n of names) {
+    const v = sample.labels[n] ?? '';
+    key += `|${n.length}:${n}=${v.length}:${v}`;
+  }
+  return key;
 }

@@ -1,12 +1,22 @@
 // One kubeconfig context's nodes, classified and kept in display order. Entries are long-lived objects
 // (the host hands them to VS Code as tree elements and refreshes them by identity), so updates mutate
 // them in place instead of replacing them.
+//
+// Order: a node sorts by the worst verdict it had in the last STICKY_MS (and as not-ready when its events
+// show it flapping), not only by its verdict now, so a flapping node keeps its row instead of jumping
+// between the top and its alphabetical place on every flap.
 
 import type { NodeClassification } from '../classify/types';
-import type { KubeNode } from '../kube/objects';
+import type { KubeEvent, KubeNode } from '../kube/objects';
+import type { FlapSummary } from './flapHistory';
+import { countFlaps, FLAP_WINDOW_S, isFlapping, isNotReadyEvent } from './flapHistory';
 import type { SourceState } from './nodeSource';
 import { compareNodes } from './nodeOrder';
-import { isUnhealthy } from './verdictPresentation';
+import type { VerdictChange } from './verdictLog';
+import { isUnhealthy, verdictRank } from './verdictPresentation';
+
+/** How long a node keeps the sort position of its worst recent verdict after it recovered. */
+export const STICKY_MS = FLAP_WINDOW_S * 1000;
 
 export type ClassifyFn = (node: KubeNode, now: Date) => NodeClassification;
 
@@ -16,6 +26,27 @@ export interface NodeEntry {
   readonly name: string;
   node: KubeNode;
   classification: NodeClassification;
+  /** The node's NodeNotReady / NodeReady events, once loaded (see the host's flap tracker). */
+  readyEvents?: readonly KubeEvent[];
+  /** The worst verdict rank seen lately, kept for sorting until `untilMs`. */
+  recent?: { rank: number; untilMs: number };
+}
+
+/** "flapped N× in 30 min" from the entry's events, at `now`. */
+export function entryFlaps(entry: NodeEntry, now: Date): FlapSummary | undefined {
+  return entry.readyEvents === undefined ? undefined : countFlaps(entry.readyEvents, now);
+}
+
+const NOT_READY_RANK = verdictRank('not-ready-other');
+
+/** What of a flap count a row or tooltip can show: nothing without NotReady events. */
+function flapKey(f: FlapSummary | undefined): string {
+  return f === undefined || f.count === 0 ? '' : `${f.count}${f.atLeast ? '+' : ''}`;
+}
+
+function sortRank(entry: NodeEntry, nowMs: number): number {
+  const rank = verdictRank(entry.classification.verdict);
+  return entry.recent !== undefined && entry.recent.untilMs > nowMs ? Math.min(rank, entry.recent.rank) : rank;
 }
 
 export interface ContextCounts {
@@ -50,10 +81,13 @@ export class ContextNodes {
   private readonly entries = new Map<string, NodeEntry>();
   private sorted: NodeEntry[] | undefined;
   private cachedCounts: ContextCounts | undefined;
+  /** The time of the last update: what the sort compares sticky ranks against. */
+  private nowMs = 0;
 
   constructor(
     info: ContextInfoLike,
     private readonly classify: ClassifyFn,
+    private readonly onVerdictChange: (change: VerdictChange) => void = () => undefined,
   ) {
     this.name = info.name;
     this.isCurrent = info.isCurrent;
@@ -71,10 +105,12 @@ export class ContextNodes {
   upsert(node: KubeNode, now: Date): EntryUpdate {
     const name = node.metadata?.name;
     if (name === undefined || name === '') return { kind: 'none' };
+    this.nowMs = now.getTime();
     const classification = this.safeClassify(node, now, name);
     const existing = this.entries.get(name);
     if (existing === undefined) {
       this.entries.set(name, { kind: 'node', context: this.name, name, node, classification });
+      this.reportVerdict(name, undefined, classification);
       this.invalidate();
       return { kind: 'order' };
     }
@@ -82,6 +118,8 @@ export class ContextNodes {
     existing.node = node;
     existing.classification = classification;
     if (before.verdict !== classification.verdict) {
+      this.remember(existing, before, now);
+      this.reportVerdict(name, before.verdict, classification);
       this.invalidate();
       return { kind: 'order' };
     }
@@ -96,6 +134,7 @@ export class ContextNodes {
 
   /** A full relist: keep the entry objects of nodes that survived, drop the rest. */
   replaceAll(nodes: Iterable<KubeNode>, now: Date): EntryUpdate {
+    this.nowMs = now.getTime();
     const seen = new Set<string>();
     for (const node of nodes) {
       const name = node.metadata?.name;
@@ -103,10 +142,17 @@ export class ContextNodes {
       seen.add(name);
       const classification = this.safeClassify(node, now, name);
       const existing = this.entries.get(name);
-      if (existing === undefined) this.entries.set(name, { kind: 'node', context: this.name, name, node, classification });
-      else {
+      if (existing === undefined) {
+        this.entries.set(name, { kind: 'node', context: this.name, name, node, classification });
+        this.reportVerdict(name, undefined, classification);
+      } else {
+        const before = existing.classification;
         existing.node = node;
         existing.classification = classification;
+        if (before.verdict !== classification.verdict) {
+          this.remember(existing, before, now);
+          this.reportVerdict(name, before.verdict, classification);
+        }
       }
     }
     for (const name of [...this.entries.keys()]) if (!seen.has(name)) this.entries.delete(name);
@@ -119,9 +165,47 @@ export class ContextNodes {
     this.invalidate();
   }
 
-  /** Display order: unhealthy first. With `onlyUnhealthy`, healthy nodes are left out. */
+  /**
+   * Stores a node's Ready events (others are dropped). A flapping node sorts as not-ready until its last
+   * NotReady event leaves the window. 'order' when that moved the row, 'entry' when only its text changed.
+   */
+  setReadyEvents(name: string, events: readonly KubeEvent[], now: Date): EntryUpdate {
+    const entry = this.entries.get(name);
+    if (entry === undefined) return { kind: 'none' };
+    const before = sortRank(entry, now.getTime());
+    const flapsBefore = entryFlaps(entry, now);
+    entry.readyEvents = events.filter((e) => isNotReadyEvent(e) || e.reason === 'NodeReady');
+    const flaps = entryFlaps(entry, now);
+    if (isFlapping(flaps)) {
+      const last = Math.max(...entry.readyEvents.filter(isNotReadyEvent).map((e) => Date.parse(String(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp))).filter((ms) => !Number.isNaN(ms)));
+      if (Number.isFinite(last)) this.stick(entry, NOT_READY_RANK, last + STICKY_MS);
+    }
+    if (sortRank(entry, now.getTime()) !== before) {
+      this.invalidate();
+      return { kind: 'order' };
+    }
+    return flapKey(flapsBefore) === flapKey(flaps) ? { kind: 'none' } : { kind: 'entry', entry };
+  }
+
+  /** Drops sticky sort ranks that ran out; 'order' when a row moves because of it. */
+  expire(now: Date): EntryUpdate {
+    this.nowMs = now.getTime();
+    let moved = false;
+    for (const e of this.entries.values()) {
+      if (e.recent === undefined || e.recent.untilMs > this.nowMs) continue;
+      const before = Math.min(verdictRank(e.classification.verdict), e.recent.rank);
+      delete e.recent;
+      if (verdictRank(e.classification.verdict) !== before) moved = true;
+    }
+    if (!moved) return { kind: 'none' };
+    this.invalidate();
+    return { kind: 'order' };
+  }
+
+  /** Display order: worst (recent) verdict first, then by name. With `onlyUnhealthy`, healthy nodes are left out. */
   rows(onlyUnhealthy = false): readonly NodeEntry[] {
-    this.sorted ??= [...this.entries.values()].sort((a, b) => compareNodes(a.classification, b.classification));
+    const nowMs = this.nowMs;
+    this.sorted ??= [...this.entries.values()].sort((a, b) => sortRank(a, nowMs) - sortRank(b, nowMs) || compareNodes(a.classification, b.classification));
     return onlyUnhealthy ? this.sorted.filter((e) => isUnhealthy(e.classification.verdict)) : this.sorted;
   }
 
@@ -136,6 +220,22 @@ export class ContextNodes {
       this.cachedCounts = counts;
     }
     return this.cachedCounts;
+  }
+
+  /** A node leaving an unhealthy verdict keeps that verdict's sort position for STICKY_MS. */
+  private remember(entry: NodeEntry, before: NodeClassification, now: Date): void {
+    if (isUnhealthy(before.verdict)) this.stick(entry, verdictRank(before.verdict), now.getTime() + STICKY_MS);
+  }
+
+  private stick(entry: NodeEntry, rank: number, untilMs: number): void {
+    const current = entry.recent !== undefined && entry.recent.untilMs > this.nowMs ? entry.recent : undefined;
+    entry.recent = { rank: Math.min(rank, current?.rank ?? rank), untilMs: Math.max(untilMs, current?.untilMs ?? untilMs) };
+  }
+
+  private reportVerdict(name: string, from: NodeClassification['verdict'] | undefined, c: NodeClassification): void {
+    // First sightings of healthy nodes are not news; 5,000 of them would drown the log.
+    if (from === undefined && !isUnhealthy(c.verdict)) return;
+    this.onVerdictChange({ context: this.name, name, from, to: c.verdict, readyStatus: c.readyStatus, message: c.message !== '' ? c.message : c.summary });
   }
 
   private invalidate(): void {

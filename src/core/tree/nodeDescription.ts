@@ -1,7 +1,10 @@
-// The one-line description next to a node's name, e.g. "PLEG · NotReady for 3m". It starts with the
-// verdict's short name so that the e2e suite and screen readers get the verdict first.
+// The one-line description next to a node's name, e.g. "PLEG · 3m". It starts with the verdict's short
+// name and stays short, so the verdict shows at the default side bar width (and the e2e suite and screen
+// readers get it first); the Ready status, times and the kubelet's message are in the tooltip.
 
 import type { NodeClassification } from '../classify/types';
+import type { FlapSummary } from './flapHistory';
+import { flapText, isFlapping } from './flapHistory';
 import { formatAge, secondsSince } from './humanAge';
 import type { Localize } from './localize';
 import { verdictShortName } from './verdictPresentation';
@@ -24,18 +27,20 @@ export function readyPhrase(c: NodeClassification, now: Date, t: Localize): stri
   }
 }
 
-export function describeNode(c: NodeClassification, now: Date, t: Localize): string {
+export function describeNode(c: NodeClassification, now: Date, t: Localize, flaps?: FlapSummary): string {
   const parts: string[] = [];
+  const seconds = secondsSince(c.since, now);
   if (c.verdict === 'ready') {
     // Healthy nodes carry no age: 5,000 "Ready for 3d" rows would need refreshing every tick for nothing.
     parts.push(verdictShortName('ready', t));
-  } else if (c.verdict === 'not-ready-other' && c.readyStatus === 'False') {
-    // The short name would only repeat "NotReady".
-    parts.push(readyPhrase(c, now, t));
+  } else if (c.readyStatus === 'missing') {
+    parts.push(verdictShortName(c.verdict, t), t('no Ready condition'));
   } else {
-    parts.push(verdictShortName(c.verdict, t), readyPhrase(c, now, t));
+    parts.push(verdictShortName(c.verdict, t));
+    if (seconds !== undefined) parts.push(formatAge(seconds, t));
   }
   if (c.cordoned) parts.push(t('cordoned'));
   parts.push(...c.pressures);
+  if (isFlapping(flaps)) parts.push(flapText(flaps, t));
   return parts.join(DESCRIPTION_SEPARATOR);
 }

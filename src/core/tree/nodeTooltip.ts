@@ -3,8 +3,11 @@
 
 import type { NodeClassification } from '../classify/types';
 import { formatGoDuration } from '../util/goDuration';
-import { formatAge, secondsSince } from './humanAge';
+import type { FlapSummary } from './flapHistory';
+import { secondsSince } from './humanAge';
 import type { Localize } from './localize';
+import type { ClockOptions } from './timeText';
+import { formatWhen } from './timeText';
 import { codeBlock, escapeMarkdown, inlineCode } from './markdown';
 import { verdictTitle } from './verdictPresentation';
 
@@ -33,18 +36,35 @@ export function podsLine(pods: PodCount, capacity: number | undefined, t: Locali
   }
 }
 
-export function nodeTooltipMarkdown(c: NodeClassification, context: string, pods: PodCount, now: Date, t: Localize): string {
+export interface TooltipExtras {
+  /** NotReady transitions from the node's events, when they were loaded. */
+  flaps?: FlapSummary | undefined;
+  clock?: ClockOptions | undefined;
+}
+
+export function nodeTooltipMarkdown(c: NodeClassification, context: string, pods: PodCount, now: Date, t: Localize, extras: TooltipExtras = {}): string {
   const blocks: string[] = [];
   blocks.push(`**${escapeMarkdown(c.name)}** — ${escapeMarkdown(verdictTitle(c.verdict, t))}`);
 
   const since = secondsSince(c.since, now);
+  const when = since === undefined ? undefined : formatWhen(c.since, now, t, extras.clock);
   const readyLine =
     c.readyStatus === 'missing'
       ? t('The node has no Ready condition.')
-      : since === undefined || c.since === undefined
+      : when === undefined
         ? t('Ready={0} ({1})', c.readyStatus, escapeMarkdown(c.readyReason ?? t('no reason')))
-        : t('Ready={0} ({1}) since {2}, {3} ago', c.readyStatus, escapeMarkdown(c.readyReason ?? t('no reason')), escapeMarkdown(String(c.since)), formatAge(since, t));
+        : t('Ready={0} ({1}) since {2}', c.readyStatus, escapeMarkdown(c.readyReason ?? t('no reason')), escapeMarkdown(when));
   blocks.push(readyLine);
+  if (extras.flaps !== undefined && extras.flaps.count > 0) {
+    const minutes = Math.round(extras.flaps.windowS / 60);
+    blocks.push(
+      extras.flaps.atLeast
+        ? t('Went NotReady at least {0} times in the last {1} min (NodeNotReady events).', extras.flaps.count, minutes)
+        : extras.flaps.count === 1
+          ? t('Went NotReady once in the last {0} min (a NodeNotReady event).', minutes)
+          : t('Went NotReady {0} times in the last {1} min (NodeNotReady events).', extras.flaps.count, minutes),
+    );
+  }
 
   if (c.message !== '') blocks.push(codeBlock(c.message));
 

@@ -7,6 +7,8 @@ import type { Subscription } from '../util/emitter';
 import type { ClassifyFn, ContextCounts, ContextInfoLike, EntryUpdate, NodeEntry } from './contextNodes';
 import { ContextNodes } from './contextNodes';
 import type { NodeSource, SourceChange, SourceState } from './nodeSource';
+import type { KubeEvent } from '../kube/objects';
+import type { VerdictChange } from './verdictLog';
 
 export type ModelChange =
   /** The list of contexts changed. */
@@ -32,6 +34,9 @@ export class NodeTreeModel {
   private readonly sources = new Map<string, { source: NodeSource; subscriptions: Subscription[] }>();
   private readonly changes = new Emitter<ModelChange>();
   readonly onDidChange = this.changes.event;
+  private readonly verdicts = new Emitter<VerdictChange>();
+  /** Every verdict change of a node (and each unhealthy node when first seen), for the log. */
+  readonly onDidChangeVerdict = this.verdicts.event;
   private readonly now: () => Date;
 
   constructor(private readonly options: NodeTreeModelOptions) {
@@ -55,7 +60,7 @@ export class NodeTreeModel {
         existing.server = info.server;
         next.set(info.name, existing);
       } else {
-        next.set(info.name, new ContextNodes(info, this.options.classify));
+        next.set(info.name, new ContextNodes(info, this.options.classify, (change) => this.verdicts.fire(change)));
       }
     }
     this.contexts.clear();
@@ -88,7 +93,14 @@ export class NodeTreeModel {
     const now = this.now();
     for (const group of this.contexts.values()) {
       for (const entry of [...group.rows(true)]) this.report(group, group.upsert(entry.node, now));
+      this.report(group, group.expire(now));
     }
+  }
+
+  /** A node's events arrived (the host's flap tracker): its flap count and sort position may change. */
+  setReadyEvents(context: string, name: string, events: readonly KubeEvent[]): void {
+    const group = this.contexts.get(context);
+    if (group !== undefined) this.report(group, group.setReadyEvents(name, events, this.now()));
   }
 
   groups(): readonly ContextNodes[] {
@@ -127,6 +139,7 @@ export class NodeTreeModel {
   dispose(): void {
     for (const name of [...this.sources.keys()]) this.detach(name);
     this.changes.dispose();
+    this.verdicts.dispose();
   }
 
   private detach(name: string): void {

@@ -57,7 +57,8 @@ export function verdictTitle(verdict: Verdict, t: Localize): string {
     case 'network':
       return t('Network is not ready');
     case 'lease-lost':
-      return t('Kubelet stopped posting status');
+      // The same term as the row ("No heartbeat"), so tree and tooltip name one thing.
+      return t('No heartbeat from the kubelet');
     case 'not-ready-other':
       return t('Not ready for another reason');
   }

@@ -44,7 +44,7 @@ export interface KubeletState {
 const RESTART_PERIOD_S = 5 * 3600;
 const MIN_UPTIME_S = 3600;
 
-/** The hung relist of the demo's flapper: it starts FLAP.relistLeadS before the stall and ends with it. */
+/** The hung relists of the demo's flapper (and the stuck node's earlier ones): FLAP.relistLeadS before the stall to its end. */
 export const HUNG_RELIST_S = FLAP.stallS + FLAP.relistLeadS;
 export const RUNTIME_REQUEST_TIMEOUT_S = 120;
 

@@ -66,8 +66,9 @@ function operations(state: KubeletState, t: Timeline): Record<string, Operation>
   const uptime = span(state.startS, state.nowS);
   const failing = t.downS + t.earlierDownS;
   const relists = t.healthyRelistS + state.earlierHungRelists;
-  // Each earlier hung relist: GetPodStatus of the stuck pod waited out runtimeRequestTimeout twice.
-  const timedOut = state.earlierHungRelists * 2 + (t.stuckS > state.runtimeTimeoutS ? 1 : 0);
+  // Each earlier hung relist: GetPodStatus of the stuck pod waited out runtimeRequestTimeout twice; the
+  // current one has timed out once per 2 min so far (the stuck node works through many such pods).
+  const timedOut = state.earlierHungRelists * 2 + Math.floor(t.stuckS / state.runtimeTimeoutS);
   const sandboxStatusFast = state.pods * 4 + Math.floor(uptime / 45);
   const refused = (every: number): number => Math.floor(t.downS / every) + Math.floor(t.earlierDownS / every);
   const listPodSandboxErrors = refused(1);

@@ -5,8 +5,10 @@ import * as vscode from 'vscode';
 import type { ClassifyFn } from '../../core/tree/contextNodes';
 import { isContextExcluded } from '../../core/tree/contextFilter';
 import { NodeTreeModel } from '../../core/tree/nodeTreeModel';
+import { verdictChangeLine } from '../../core/tree/verdictLog';
 import type { Logger } from '../../core/util/logger';
 import type { ContextInfo, KubeGateway, NodeWatch } from '../../infra/kube/gateway';
+import { FlapTracker } from './flapTracker';
 
 export type GatewayFactory = (options: { kubeconfigPaths?: string[]; logger?: Logger }) => Promise<KubeGateway>;
 
@@ -33,6 +35,8 @@ export class ClusterSession implements vscode.Disposable {
   private gatewayKey = '';
   private readonly watches = new Map<string, { watch: NodeWatch; detach: vscode.Disposable }>();
   private generation = 0;
+  private readonly flaps: FlapTracker;
+  private readonly verdictLog: { dispose(): void };
 
   constructor(
     classify: ClassifyFn,
@@ -40,6 +44,9 @@ export class ClusterSession implements vscode.Disposable {
     private readonly logger: Logger,
   ) {
     this.model = new NodeTreeModel({ classify });
+    // Every verdict change goes to the log, so a node's flap history can be read back from it.
+    this.verdictLog = this.model.onDidChangeVerdict((change) => this.logger.info(verdictChangeLine(change)));
+    this.flaps = new FlapTracker(this.model, () => this.gateway, logger);
   }
 
   get state(): SessionState {
@@ -95,6 +102,8 @@ export class ClusterSession implements vscode.Disposable {
 
   dispose(): void {
     this.generation++;
+    this.flaps.dispose();
+    this.verdictLog.dispose();
     this.disposeWatches();
     this.gateway?.dispose();
     this.gateway = undefined;

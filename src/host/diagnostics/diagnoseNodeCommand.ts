@@ -10,7 +10,7 @@ import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdo
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
-import { collectNodeEvidence, type EvidenceStage } from '../../infra/diagnose/collectEvidence';
+import { collectNodeEvidence, type CollectEvidenceOptions, type EvidenceStage } from '../../infra/diagnose/collectEvidence';
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
@@ -18,6 +18,7 @@ import { readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import { pickNode } from '../nodeAccess/nodePicker';
+import type { DiagnosisResults } from '../views/diagnosisChildren';
 import type { TreeElement } from '../views/treeElements';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
 import { DIAGNOSTICS_SECTION, decideNodeSide, type DiagnosticsConfig } from './diagnosticsSettings';
@@ -30,9 +31,11 @@ export interface DiagnoseNodeDeps {
   nodeAccess: NodeAccessRuntime;
   documents: ReportDocuments;
   logger: Logger;
+  /** Where the tree reads each node's last diagnosis from. */
+  results?: DiagnosisResults;
 }
 
-type Outcome = { kind: 'done'; evidence: NodeEvidence } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown };
+export type Outcome = { kind: 'done'; evidence: NodeEvidence } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown };
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -65,7 +68,8 @@ function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: Diagnos
   };
 }
 
-async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps): Promise<Outcome> {
+/** Collects one node's evidence under a cancellable progress notification (also used by Export Evidence Bundle). */
+export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, onRawBody?: CollectEvidenceOptions['onRawBody']): Promise<Outcome> {
   const { logger } = deps;
   const node = entry.name;
   const gateway = deps.session.kube;
@@ -92,6 +96,7 @@ async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps: Diagno
         ...nodeSide,
         logger,
         signal: controller.signal,
+        ...(onRawBody !== undefined ? { onRawBody } : {}),
         onStage: (stage: EvidenceStage) => {
           logger.info(`diagnosis of node ${node}: ${stage} (${Math.round(performance.now() - started)} ms)`);
           progress.report({ message: diagnosisStageMessage(stage, t) });
@@ -154,7 +159,7 @@ function logDiagnosis(diagnosis: Diagnosis, logger: Logger): void {
   for (const gap of diagnosis.gaps) logger.info(`diagnosis of node ${node}: not collected: ${gap}`);
 }
 
-async function showError(message: string, ...actions: Array<'showLog' | 'settings'>): Promise<void> {
+export async function showError(message: string, ...actions: Array<'showLog' | 'settings'>): Promise<void> {
   const labels = { showLog: t('Show Log'), settings: t('Open Settings') };
   const picked = await vscode.window.showErrorMessage(message, ...actions.map((a) => labels[a]));
   if (picked === labels.showLog) await vscode.commands.executeCommand(CommandIds.showLog);
@@ -200,6 +205,7 @@ export async function diagnoseNode(element: TreeElement | undefined, deps: Diagn
     return;
   }
   logDiagnosis(rendered.diagnosis, logger);
+  deps.results?.set(rendered.diagnosis);
   await deps.documents.open(entry.context, node, rendered.diagnosis.collectedAt, rendered.markdown);
   const note = diagnosisNotification(rendered.diagnosis, t);
   if (note.severity === 'info') void vscode.window.showInformationMessage(note.message);

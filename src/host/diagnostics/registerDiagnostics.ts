@@ -4,10 +4,13 @@
 
 import * as vscode from 'vscode';
 import { CommandIds } from '../../shared/commandIds';
+import { loadKubeBundle } from '../lazyBundles';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
+import { diagnosisResults } from '../views/diagnosisChildren';
 import type { TreeElement } from '../views/treeElements';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
+import { remediateNode } from './remediateCommand';
 import { DIAGNOSTICS_SECTION } from './diagnosticsSettings';
 import { ReportDocuments } from './reportDocuments';
 
@@ -21,8 +24,19 @@ export function registerDiagnostics(services: Services, nodeAccess: NodeAccessRu
   return [
     documents,
     vscode.commands.registerCommand(CommandIds.diagnoseNode, async (element?: TreeElement) => {
-      const { diagnoseNode } = await import('./diagnoseNodeCommand');
-      await diagnoseNode(element, { session: services.session, nodeAccess, documents, logger });
+      const { diagnoseNode } = await loadKubeBundle();
+      await diagnoseNode(element, { session: services.session, nodeAccess, documents, logger, results: diagnosisResults });
+    }),
+    vscode.commands.registerCommand(CommandIds.diagnoseAllNotReady, async () => {
+      const { diagnoseAllNotReady } = await loadKubeBundle();
+      await diagnoseAllNotReady({ session: services.session, results: diagnosisResults, logger });
+    }),
+    vscode.commands.registerCommand(CommandIds.remediateNode, async (element?: TreeElement) => {
+      await remediateNode(element, { session: services.session, logger });
+    }),
+    vscode.commands.registerCommand(CommandIds.exportEvidenceBundle, async (element?: TreeElement) => {
+      const { exportEvidenceBundle } = await loadKubeBundle();
+      await exportEvidenceBundle(element, { session: services.session, nodeAccess, documents, logger, results: diagnosisResults });
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(DIAGNOSTICS_SECTION)) logProblems();

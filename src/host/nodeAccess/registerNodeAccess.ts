@@ -1,6 +1,7 @@
 // Node access in the editor: the CRI snapshot command, the snapshot documents, the settings warnings and
 // the small commands around them. The SSH pool, the prompts and the secrets live in NodeAccessRuntime
-// (shared with Diagnose Node); a settings change makes it reopen connections on next use.
+// (shared with Diagnose Node); a settings change makes it reopen connections on next use. "Configure Node
+// Access" is the guided flow of configureNodeAccessCommand.ts.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
@@ -10,6 +11,7 @@ import { NODE_ACCESS_SECTION, readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
+import { configureNodeAccess, openSettingsJson } from './configureNodeAccessCommand';
 import type { NodeAccessRuntime } from './nodeAccessRuntime';
 import { SnapshotDocuments } from './snapshotDocuments';
 
@@ -62,7 +64,7 @@ export function registerNodeAccess(services: Services, runtime: NodeAccessRuntim
       await writeFile(ownKnownHosts, '', { flag: 'a', mode: 0o600 });
       await vscode.window.showTextDocument(vscode.Uri.file(ownKnownHosts), { preview: false });
     }),
-    vscode.commands.registerCommand(CommandIds.configureNodeAccess, () => vscode.commands.executeCommand('workbench.action.openSettings', NODE_ACCESS_SECTION)),
+    vscode.commands.registerCommand(CommandIds.configureNodeAccess, (element?: TreeElement) => configureNodeAccess(element, { session: services.session, logger })),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(NODE_ACCESS_SECTION)) return;
       runtime.reset();
@@ -73,10 +75,13 @@ export function registerNodeAccess(services: Services, runtime: NodeAccessRuntim
 
 async function showSettingsWarning(problems: readonly NodeAccessSettingsProblem[]): Promise<void> {
   const configure = t('Configure Node Access');
+  const openJson = t('Open Settings (JSON)');
   const showLog = t('Show Log');
   const first = problems[0]?.message ?? '';
   const message = problems.length === 1 ? t('PLEG Doctor node access settings: {0}', first) : t('PLEG Doctor node access settings have {0} problems (see the log). First: {1}', problems.length, first);
-  const picked = await vscode.window.showWarningMessage(message, configure, showLog);
+  // The guided flow rewrites one context's user, port, jump host and sudo; anything else is fixed in the JSON.
+  const picked = await vscode.window.showWarningMessage(message, configure, openJson, showLog);
   if (picked === configure) await vscode.commands.executeCommand(CommandIds.configureNodeAccess);
+  else if (picked === openJson) await openSettingsJson();
   else if (picked === showLog) await vscode.commands.executeCommand(CommandIds.showLog);
 }

@@ -1,7 +1,10 @@
-// "PLEG: 2 nodes" in the status bar, with the warning background while any node has PLEG not healthy.
-// Clicking it focuses the Nodes view. Hidden only when there is no context to watch.
+// "2 nodes NotReady, 1 PLEG" in the status bar, with the warning background while any node has PLEG not
+// healthy, and the nodes named in its tooltip. Clicking it focuses the Nodes view. Hidden only when there
+// is no context to watch. The extension activates on startup (onStartupFinished), so it shows before the
+// view is ever opened.
 
 import * as vscode from 'vscode';
+import type { UnhealthyNode } from '../../core/tree/statusSummary';
 import { summarizeStatus } from '../../core/tree/statusSummary';
 import { FOCUS_NODES_VIEW_COMMAND } from '../../shared/commandIds';
 import { t } from '../l10n';
@@ -13,7 +16,9 @@ export function registerStatusBar(services: Services): vscode.Disposable[] {
   item.command = FOCUS_NODES_VIEW_COMMAND;
 
   const update = (): void => {
-    const summary = summarizeStatus(services.session.model.totals(), t);
+    const model = services.session.model;
+    const unhealthy: UnhealthyNode[] = model.groups().flatMap((g) => g.rows(true).map((e) => ({ context: e.context, name: e.name, verdict: e.classification.verdict })));
+    const summary = summarizeStatus(model.totals(), t, unhealthy);
     if (!summary.visible) {
       item.hide();
       return;

@@ -7,16 +7,20 @@ import type { KubeEvent } from '../../core/kube/objects';
 import { ChangeCoalescer } from '../../core/tree/changeCoalescer';
 import type { RefreshBatch } from '../../core/tree/changeCoalescer';
 import type { ContextNodes, NodeEntry } from '../../core/tree/contextNodes';
+import { entryFlaps } from '../../core/tree/contextNodes';
 import { describeNode } from '../../core/tree/nodeDescription';
 import { nodeTooltipMarkdown } from '../../core/tree/nodeTooltip';
+import { eventDescription } from '../../core/tree/rowText';
 import { isUnhealthy } from '../../core/tree/verdictPresentation';
 import type { Logger } from '../../core/util/logger';
 import type { ClusterSession } from '../cluster/clusterSession';
 import { t } from '../l10n';
+import { diagnosisChildren, diagnosisResults, diagnosisRowsFor, diagnosisTreeItem } from './diagnosisChildren';
 import { describeFailure, PodCountCache } from './podCountCache';
-import type { EventsElement, NoticeElement, TreeElement } from './treeElements';
+import type { EventElement, EventsElement, NoticeElement, TreeElement } from './treeElements';
 import { elementId } from './treeElements';
 import {
+  clockOptions,
   clusterErrorTreeItem,
   conditionTreeItem,
   contextTreeItem,
@@ -42,6 +46,8 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
   private readonly pods: PodCountCache;
   /** Last description shown per row, so the age ticker refreshes only rows whose text changed. */
   private readonly shownDescriptions = new WeakMap<NodeEntry, string>();
+  /** Event rows on screen per "Recent events" row (by id), with the text they show, for the age ticker. */
+  private readonly shownEvents = new Map<string, Map<EventElement, string>>();
   private onlyUnhealthy: boolean;
   private readonly eventsDeadlineMs: number;
 
@@ -56,7 +62,12 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     const modelChanges = session.model.onDidChange((change) => this.coalescer.push(change));
     // The root shows a kubeconfig error row instead of contexts, so a state change redraws it.
     const stateChanges = session.onDidChangeState(() => this.coalescer.push({ scope: 'root' }));
-    this.subscription = { dispose: () => (modelChanges.dispose(), stateChanges.dispose()) };
+    // A node's diagnosis (Diagnose Node, Diagnose All) appears under its row as soon as it is stored.
+    const diagnoses = diagnosisResults.onDidChange(({ context, node }) => {
+      const entry = session.model.group(context)?.rows().find((e) => e.name === node);
+      if (entry !== undefined) this.changeEmitter.fire(entry);
+    });
+    this.subscription = { dispose: () => (modelChanges.dispose(), stateChanges.dispose(), diagnoses.dispose()) };
     this.pods = new PodCountCache((context, node, signal) => {
       const kube = session.kube;
       if (kube === undefined) return Promise.reject(new Error(t('not connected')));
@@ -78,12 +89,18 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
   tickAges(now = new Date()): void {
     // Verdict changes that come from time alone go through the model (and the coalescer) as usual.
     this.session.model.reclassifyUnhealthy();
-    const stale: NodeEntry[] = [];
+    const stale: TreeElement[] = [];
     for (const group of this.session.model.groups()) {
-      for (const entry of group.rows(true)) {
+      for (const entry of group.rows()) {
+        // Healthy rows only change with time when they carry a flap count.
+        if (entry.classification.verdict === 'ready' && entry.readyEvents === undefined) continue;
         const shown = this.shownDescriptions.get(entry);
-        if (shown !== undefined && shown !== describeNode(entry.classification, now, t)) stale.push(entry);
+        if (shown !== undefined && shown !== describeNode(entry.classification, now, t, entryFlaps(entry, now))) stale.push(entry);
       }
+    }
+    // Event rows say "3m ago": keep that live too.
+    for (const rows of this.shownEvents.values()) {
+      for (const [element, shown] of rows) if (shown !== eventDescription(element.event, now, t)) stale.push(element);
     }
     if (stale.length > 0) this.changeEmitter.fire(stale);
   }
@@ -111,10 +128,15 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
         return conditionTreeItem(element, now);
       case 'events':
         return eventsTreeItem(element);
-      case 'event':
-        return eventTreeItem(element, now);
+      case 'event': {
+        const item = eventTreeItem(element, now);
+        if (typeof item.description === 'string') this.shownEvents.get(eventsKey(element.parent))?.set(element, item.description);
+        return item;
+      }
       case 'notice':
         return noticeTreeItem(element);
+      case 'diagnosis':
+        return diagnosisTreeItem(element);
     }
   }
 
@@ -125,7 +147,9 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     try {
       const pods = await this.pods.get(element.context, element.name, controller.signal);
       if (pods.kind === 'error') this.logger.warn(`pod count for a node of ${element.context} failed: ${pods.message}`);
-      const md = new vscode.MarkdownString(nodeTooltipMarkdown(element.classification, element.context, pods, new Date(), t));
+      const now = new Date();
+      const extras = { clock: clockOptions(), ...(element.readyEvents === undefined ? {} : { flaps: entryFlaps(element, now) }) };
+      const md = new vscode.MarkdownString(nodeTooltipMarkdown(element.classification, element.context, pods, now, t, extras));
       md.isTrusted = false;
       md.supportHtml = false;
       item.tooltip = md;
@@ -153,9 +177,12 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
         return [
           ...(element.node.status?.conditions ?? []).map((condition) => ({ kind: 'condition' as const, entry: element, condition })),
           { kind: 'events' as const, entry: element },
+          ...diagnosisRowsFor(element),
         ];
       case 'events':
         return this.loadEvents(element);
+      case 'diagnosis':
+        return diagnosisChildren(element);
       case 'clusterError':
       case 'condition':
       case 'event':
@@ -179,6 +206,8 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
         return element.parent;
       case 'notice':
         return element.parent;
+      case 'diagnosis':
+        return element.check !== undefined ? { kind: 'diagnosis', entry: element.entry } : element.entry;
     }
   }
 
@@ -215,8 +244,13 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
       this.logger.warn(`events of a node in ${context}: ${cause}`);
       return [notice(element, 'events', t('Could not load events'), 'error', cause, cause)];
     }
+    // The same answer feeds the node's flap count, so expanding never shows two different stories.
+    this.session.model.setReadyEvents(context, name, events);
     if (events.length === 0) return [notice(element, 'events', t('No recent events'), 'info', undefined, t('The API server keeps events for about an hour.'))];
-    return events.slice(0, MAX_EVENTS).map((event, index) => ({ kind: 'event' as const, parent: element, event, index }));
+    const rows = events.slice(0, MAX_EVENTS).map((event, index) => ({ kind: 'event' as const, parent: element, event, index }));
+    // A reload replaces the rows: VS Code forgets the old element objects, so must the ticker.
+    this.shownEvents.set(eventsKey(element), new Map(rows.map((r) => [r, ''])));
+    return rows;
   }
 
   private emit(batch: RefreshBatch): void {
@@ -227,6 +261,10 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     }
     this.batchEmitter.fire(batch);
   }
+}
+
+function eventsKey(element: EventsElement): string {
+  return JSON.stringify([element.entry.context, element.entry.name]);
 }
 
 function notice(parent: TreeElement | undefined, slot: string, label: string, severity: NoticeElement['severity'], description?: string, tooltip?: string): NoticeElement {

@@ -3,6 +3,7 @@
 
 import type { KubeEvent, NodeCondition } from '../../core/kube/objects';
 import type { ContextNodes, NodeEntry } from '../../core/tree/contextNodes';
+import type { DiagnosisRowElement } from './diagnosisChildren';
 
 export interface ClusterErrorElement {
   readonly kind: 'clusterError';
@@ -40,7 +41,7 @@ export interface NoticeElement {
   readonly contextValue?: string;
 }
 
-export type TreeElement = ContextNodes | NodeEntry | ClusterErrorElement | ConditionElement | EventsElement | EventElement | NoticeElement;
+export type TreeElement = ContextNodes | NodeEntry | ClusterErrorElement | ConditionElement | EventsElement | EventElement | NoticeElement | DiagnosisRowElement;
 
 /** Stable ids (for expansion state) built from tuples, so names containing "/" cannot collide. */
 export function elementId(...parts: string[]): string {

@@ -5,9 +5,12 @@ import * as vscode from 'vscode';
 import { conditionHealth } from '../../core/tree/conditionHealth';
 import type { ContextNodes, NodeEntry } from '../../core/tree/contextNodes';
 import { clusterErrorContextValue, contextContextValue, nodeContextValue } from '../../core/tree/contextValue';
-import { formatAge, secondsSince } from '../../core/tree/humanAge';
+import { entryFlaps } from '../../core/tree/contextNodes';
 import { codeBlock, escapeMarkdown } from '../../core/tree/markdown';
 import { describeNode } from '../../core/tree/nodeDescription';
+import { conditionDescription, eventDescription, eventTime } from '../../core/tree/rowText';
+import type { ClockOptions } from '../../core/tree/timeText';
+import { formatWhen } from '../../core/tree/timeText';
 import type { IconSpec } from '../../core/tree/verdictPresentation';
 import { verdictIcon } from '../../core/tree/verdictPresentation';
 import { t } from '../l10n';
@@ -16,6 +19,13 @@ import { elementId } from './treeElements';
 
 export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
   return spec.color === undefined ? new vscode.ThemeIcon(spec.id) : new vscode.ThemeIcon(spec.id, new vscode.ThemeColor(spec.color));
+}
+
+/** Tooltip times in the display language of VS Code and the machine's time zone. */
+export function clockOptions(): ClockOptions {
+  // Read defensively: the unit tests' vscode stub has no `env`; Intl's default locale is then used.
+  const language = (vscode as { env?: { language?: string } }).env?.language;
+  return language === undefined ? {} : { locale: language };
 }
 
 function markdown(text: string): vscode.MarkdownString {
@@ -56,7 +66,8 @@ function contextIcon(group: ContextNodes): vscode.ThemeIcon {
     case 'stopped':
       return new vscode.ThemeIcon('circle-slash');
     case 'synced':
-      return group.counts().unhealthy > 0 ? themeIcon({ id: 'warning', color: 'list.warningForeground' }) : new vscode.ThemeIcon('server-environment');
+      // The same language as the node rows: a green check when every node is Ready, a warning otherwise.
+      return group.counts().unhealthy > 0 ? themeIcon({ id: 'warning', color: 'list.warningForeground' }) : themeIcon({ id: 'pass', color: 'charts.green' });
   }
 }
 
@@ -79,7 +90,7 @@ export function nodeTreeItem(entry: NodeEntry, now: Date): vscode.TreeItem {
   const c = entry.classification;
   const item = new vscode.TreeItem(entry.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = elementId('node', entry.context, entry.name);
-  item.description = describeNode(c, now, t);
+  item.description = describeNode(c, now, t, entryFlaps(entry, now));
   item.iconPath = themeIcon(verdictIcon(c.verdict));
   item.contextValue = nodeContextValue(c);
   item.accessibilityInformation = { label: `${entry.name}, ${item.description}`, role: 'treeitem' };
@@ -112,7 +123,7 @@ export function conditionTreeItem(element: ConditionElement, now: Date): vscode.
   const item = new vscode.TreeItem(type, vscode.TreeItemCollapsibleState.None);
   item.id = elementId('condition', entry.context, entry.name, type);
   const status = condition.status ?? '?';
-  item.description = condition.reason === undefined ? status : `${status} · ${condition.reason}`;
+  item.description = conditionDescription(condition);
   const health = conditionHealth(condition.type, condition.status);
   item.iconPath = themeIcon(
     health === 'good'
@@ -126,10 +137,10 @@ export function conditionTreeItem(element: ConditionElement, now: Date): vscode.
   item.contextValue = `condition;${health}`;
   const parts = [`**${escapeMarkdown(type)}** = ${escapeMarkdown(status)}${condition.reason === undefined ? '' : ` (${escapeMarkdown(condition.reason)})`}`];
   if (condition.message !== undefined && condition.message !== '') parts.push(codeBlock(condition.message));
-  const since = secondsSince(condition.lastTransitionTime, now);
-  if (since !== undefined) parts.push(t('Last transition {0} ago ({1})', formatAge(since, t), escapeMarkdown(String(condition.lastTransitionTime))));
-  const beat = secondsSince(condition.lastHeartbeatTime, now);
-  if (beat !== undefined) parts.push(t('Last heartbeat {0} ago', formatAge(beat, t)));
+  const since = formatWhen(condition.lastTransitionTime, now, t, clockOptions());
+  if (since !== undefined) parts.push(t('Last transition: {0}', escapeMarkdown(since)));
+  const beat = formatWhen(condition.lastHeartbeatTime, now, t, clockOptions());
+  if (beat !== undefined) parts.push(t('Last heartbeat: {0}', escapeMarkdown(beat)));
   item.tooltip = markdown(parts.join('\n\n'));
   item.accessibilityInformation = { label: `${type}, ${item.description}`, role: 'treeitem' };
   return item;
@@ -149,19 +160,18 @@ export function eventTreeItem(element: EventElement, now: Date): vscode.TreeItem
   const reason = event.reason ?? t('(no reason)');
   const item = new vscode.TreeItem(reason, vscode.TreeItemCollapsibleState.None);
   item.id = elementId('event', element.parent.entry.context, element.parent.entry.name, event.metadata?.uid ?? String(element.index));
-  const when = event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp;
-  const ago = secondsSince(when, now);
-  const parts = [event.type ?? 'Normal'];
-  if (ago !== undefined) parts.push(t('{0} ago', formatAge(ago, t)));
-  if (event.count !== undefined && event.count > 1) parts.push(`×${event.count}`);
-  item.description = parts.join(' · ');
+  item.description = eventDescription(event, now, t);
   item.iconPath = event.type === 'Warning' ? themeIcon({ id: 'warning', color: 'list.warningForeground' }) : new vscode.ThemeIcon('info');
   item.contextValue = `event;${event.type === 'Warning' ? 'warning' : 'normal'}`;
   const source = event.source?.component ?? event.reportingComponent;
   const md = [`**${escapeMarkdown(reason)}** (${escapeMarkdown(event.type ?? 'Normal')})`];
   if (event.message !== undefined) md.push(codeBlock(event.message));
   if (source !== undefined) md.push(t('Source: {0}', escapeMarkdown(source)));
-  if (when !== undefined) md.push(escapeMarkdown(String(when instanceof Date ? when.toISOString() : when)));
+  const last = formatWhen(eventTime(event), now, t, clockOptions());
+  if (event.count !== undefined && event.count > 1) {
+    const first = formatWhen(event.firstTimestamp, now, t, clockOptions());
+    md.push(t('{0} times; first {1}, last {2}', event.count, escapeMarkdown(first ?? '?'), escapeMarkdown(last ?? '?')));
+  } else if (last !== undefined) md.push(t('At {0}', escapeMarkdown(last)));
   item.tooltip = markdown(md.join('\n\n'));
   item.accessibilityInformation = { label: `${reason}, ${item.description}`, role: 'treeitem' };
   return item;

@@ -36,7 +36,23 @@ export interface CollectEvidenceOptions {
   logger: Logger;
   signal?: AbortSignal;
   onStage?: (stage: EvidenceStage) => void;
+  /** Receives each kubelet body as sent, before parsing (for an evidence bundle). */
+  onRawBody?: (source: RawBodySource, body: string, httpStatus: number) => void;
   now?: () => Date;
+}
+
+export type RawBodySource = 'metrics' | 'metricsLater' | 'configz' | 'healthz' | 'goroutines';
+
+/** The endpoint with its raw body handed to `sink` first; parsing is unchanged. */
+function tapped<T>(endpoint: KubeletEndpoint<T>, source: RawBodySource, sink: CollectEvidenceOptions['onRawBody']): KubeletEndpoint<T> {
+  if (sink === undefined) return endpoint;
+  return {
+    ...endpoint,
+    parse: (body, status) => {
+      sink(source, body, status);
+      return endpoint.parse(body, status);
+    },
+  };
 }
 
 export const NODE_PROXY_OFF_REASON = 'plegDoctor.diagnostics.useNodeProxy is off';
@@ -134,17 +150,18 @@ export async function collectNodeEvidence(options: CollectEvidenceOptions): Prom
     let goroutines: Promise<Fetched<GoroutineSummary>> = Promise.resolve(skipped);
     if (options.useNodeProxy) {
       stage('kubelet');
-      metrics = fetchKubeletEndpoint(KUBELET_ENDPOINTS.metrics, request).then((f) => log('metrics', f));
+      const raw = options.onRawBody;
+      metrics = fetchKubeletEndpoint(tapped(KUBELET_ENDPOINTS.metrics, 'metrics', raw), request).then((f) => log('metrics', f));
       metricsLater = metrics.then(async (first): Promise<Fetched<KubeletMetricsSummary>> => {
         if (options.metricsIntervalMs <= 0) return log('metricsLater', { status: 'skipped', reason: 'the metrics interval is 0: counters are read once, not as rates' });
         if (first.status !== 'ok') return log('metricsLater', { status: 'skipped', reason: `the first /metrics scrape did not succeed (${first.status})` });
         stage('metricsLater');
         await sleep(options.metricsIntervalMs, signal);
-        return log('metricsLater', await fetchKubeletEndpoint(KUBELET_ENDPOINTS.metrics, request));
+        return log('metricsLater', await fetchKubeletEndpoint(tapped(KUBELET_ENDPOINTS.metrics, 'metricsLater', raw), request));
       });
-      configz = fetchKubeletEndpoint(KUBELET_ENDPOINTS.configz, request).then((f) => log('configz', f));
-      healthz = fetchKubeletEndpoint(KUBELET_ENDPOINTS.healthz, request).then((f) => log('healthz', f));
-      goroutines = fetchKubeletEndpoint(KUBELET_ENDPOINTS.goroutines, request).then((f) => log('goroutines', f));
+      configz = fetchKubeletEndpoint(tapped(KUBELET_ENDPOINTS.configz, 'configz', raw), request).then((f) => log('configz', f));
+      healthz = fetchKubeletEndpoint(tapped(KUBELET_ENDPOINTS.healthz, 'healthz', raw), request).then((f) => log('healthz', f));
+      goroutines = fetchKubeletEndpoint(tapped(KUBELET_ENDPOINTS.goroutines, 'goroutines', raw), request).then((f) => log('goroutines', f));
     } else {
       for (const source of ['metrics', 'metricsLater', 'configz', 'healthz', 'goroutines']) log(source, skipped);
     }

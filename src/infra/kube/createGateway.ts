@@ -161,6 +161,24 @@ class Gateway implements KubeGateway {
     }
   }
 
+  async setUnschedulable(context: string, node: string, unschedulable: boolean, signal?: AbortSignal): Promise<KubeNode> {
+    checkNodeName(node);
+    let server = '';
+    try {
+      const ctx = this.resolve(context);
+      server = ctx.info.server;
+      const client = await this.client(ctx);
+      const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+      const body = JSON.stringify({ spec: { unschedulable } });
+      if (client.patchJson === undefined) throw new Error('this Kubernetes client cannot send PATCH requests');
+      const answer = await client.patchJson(`/api/v1/nodes/${encodeURIComponent(node)}`, body, 'application/strategic-merge-patch+json', { signal: combined, timeoutMs: this.watchOptions.requestTimeoutMs });
+      return slimNode(answer);
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      throw new KubeRequestError(toClusterError(err, { server, verb: 'patch', resource: 'nodes' }));
+    }
+  }
+
   async nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult> {
     checkNodeName(node);
     const started = performance.now();

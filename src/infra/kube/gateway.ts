@@ -93,6 +93,8 @@ export interface KubeGateway {
   countPods(context: string, node: string, signal?: AbortSignal): Promise<number>;
   /** One Node by name (GET); rejects with a ClusterError-carrying error (404 names the node). */
   getNode(context: string, node: string, signal?: AbortSignal): Promise<KubeNode>;
+  /** Cordon (true) or uncordon (false): PATCH spec.unschedulable; resolves with the node as the server now has it. */
+  setUnschedulable?(context: string, node: string, unschedulable: boolean, signal?: AbortSignal): Promise<KubeNode>;
   /** `path` starts with '/', may carry a query (e.g. '/debug/pprof/goroutine?debug=2'). */
   nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult>;
   dispose(): void;

@@ -3,7 +3,7 @@
 // if asked, run the read-only node probes alongside it. Every step honours the deadline and the signal.
 
 import type { Logger } from '../../core/util/logger';
-import { takeSnapshot, type CriSnapshot } from '../cri/snapshot';
+import { describeNotRead, takeSnapshot, type CriSnapshot } from '../cri/snapshot';
 import { selectTransport, type TransportAttempt, type TransportKind } from '../cri/transports/select';
 import { runNodeProbes, type NodeProbeReport } from '../probes/nodeProbes';
 import type { SshConnection } from '../ssh/connection';
@@ -21,6 +21,8 @@ export interface CollectNodeSnapshotOptions {
   /** Check first that non-interactive `sudo -n` is allowed on the node. */
   sudo: boolean;
   probes: boolean;
+  /** Total time for the CRI snapshot (default 30 s); calls not answered by then are listed as not read. */
+  snapshotBudgetMs?: number;
   logger: Logger;
   signal?: AbortSignal;
   onStage?: (stage: CollectStage) => void;
@@ -101,9 +103,19 @@ async function collect(connection: SshConnection, plan: ConnectionPlan, options:
   try {
     enter('snapshot');
     const [snapshot, probes] = await Promise.all([
-      takeSnapshot(selection.client, { deadlineMs: options.deadlineMs, ...sig }),
+      // Per-container stats reach each running container's shim, so a hung one times out on a call naming it.
+      takeSnapshot(selection.client, {
+        deadlineMs: options.deadlineMs,
+        perContainerStats: true,
+        ...(options.snapshotBudgetMs !== undefined ? { budgetMs: options.snapshotBudgetMs } : {}),
+        ...sig,
+      }),
       options.probes ? runNodeProbes(connection, { timeoutMs: options.deadlineMs, ...sig }) : Promise.resolve(undefined),
     ]);
+    const cut = describeNotRead(snapshot.budget);
+    if (snapshot.budget?.exhausted === true) {
+      options.logger.warn(`CRI snapshot of ${connection.description}: the ${snapshot.budget.ms} ms budget ran out; not read: ${cut ?? 'nothing pending'}`);
+    }
     return {
       host: connection.description,
       via: plan.jumps.map((hop) => `${hop.user}@${hop.host}:${hop.port}`),

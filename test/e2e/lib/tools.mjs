@@ -55,4 +55,9 @@ export const WORKBENCH_SETTINGS = {
   'git.enabled': false,
   // Tree tooltips appear after this delay; the e2e hovers a row and reads the hover widget.
   'workbench.hover.delay': 300,
+  // The demo's API stand-ins listen on loopback ports and their URLs appear in the extension's log; without
+  // these, code-server offers "Your application running on port … is available" for each of them.
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'process',
+  'remote.restoreForwardedPorts': false,
 };

@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiagnoseCommand } from '../../../src/cli/commands/diagnose';
 import { runCli } from '../../../src/cli/dispatch';
 import { COMMANDS } from '../../../src/cli/registry';
-import type { Diagnosis } from '../../../src/core/diagnose/diagnosis';
-import type { NodeEvidence } from '../../../src/core/diagnose/evidence';
 import { DEMO_CONTEXTS, nodeMomentAt } from '../../../src/demo/demoCluster';
 import { demoKubeconfigYaml } from '../../../src/demo/demoKubeconfig';
 import { startDemo } from '../../../src/demo/demoRunner';
 import type { RunningDemo } from '../../../src/demo/demoRunner';
+import { readEvidenceBundle } from '../../../src/infra/diagnose/evidenceBundle';
 import { createKubeGateway } from '../../../src/infra/kube/createGateway';
 import { readNodeStackEnv } from '../../support/nodeStackEnv';
 import { memoryIo } from '../../unit/cli/memoryIo';
@@ -64,32 +63,57 @@ async function diagnoseNode(node: string, extra: string[] = [], env: Record<stri
   return { code, out: io.out(), err: io.err() };
 }
 
+type JsonChecks = { node: string; checks: { id: string; cause: string; verdict: string; summary: string; evidence: string[] }[] };
+
+let bundles = 0;
+/** Diagnoses the live node and saves its evidence bundle; returns both. */
+async function diagnoseAndSave(node: string, extra: string[] = [], env: Record<string, string> = {}) {
+  const bundle = join(dir, `bundle-${++bundles}`);
+  const r = await diagnoseNode(node, ['--format', 'json', '--save-evidence', bundle, ...extra], env);
+  const reading = await readEvidenceBundle(bundle);
+  return { ...r, json: JSON.parse(r.out) as JsonChecks, bundle, evidence: reading.evidence };
+}
+
+async function diagnoseBundleCli(bundle: string) {
+  const io = memoryIo();
+  const code = await runCli(['diagnose', '--evidence', bundle, '--format', 'json'], io, { diagnose: { summary: '', load: () => Promise.resolve(createDiagnoseCommand(createKubeGateway)) } }, '1');
+  return { code, json: JSON.parse(io.out()) as JsonChecks, err: io.err() };
+}
+
+const verdicts = (j: JsonChecks) => j.checks.map((c) => `${c.id}=${c.verdict}`);
+
 describe('pleg-doctor diagnose against the demo cluster', () => {
   it('is registered', () => {
     expect(Object.keys(COMMANDS)).toContain('diagnose');
   });
 
-  it('the flapper while NotReady: the stuck-container problem, exit 3', async () => {
+  it('the flapper while NotReady: the stuck-container problem, exit 1', async () => {
     const r = await diagnoseNode('prod-eu-node-07');
     expect(r.err).toBe('');
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(1);
     expect(r.out.split('\n')[0]).toBe('# PLEG Doctor report: prod-eu-node-07');
     expect(r.out).toContain("One pod's status calls time out: a stuck container or shim");
     expect(r.out).toMatch(/\| One container or shim stuck \| ⛔ found \|/);
   }, 30_000);
 
-  it('the crash-looping runtime while down: a runtime-hung problem from errors rising between scrapes, exit 3', async () => {
-    const r = await diagnoseNode('prod-eu-node-03', ['--format', 'json']);
-    expect(r.code).toBe(3);
-    const { evidence, diagnosis } = JSON.parse(r.out) as { evidence: NodeEvidence; diagnosis: Diagnosis };
+  it('the crash-looping runtime while down: runtime-hang fails from errors rising between scrapes; the saved bundle gives the same verdicts', async () => {
+    const r = await diagnoseAndSave('prod-eu-node-03');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`evidence bundle written to ${r.bundle}: bundle.json, node.json, metrics.txt, metrics-later.txt, configz.json, healthz.txt, goroutines.txt, events.json`);
+    const { evidence } = r;
     expect(evidence.metrics.status).toBe('ok');
     expect(evidence.metricsLater.status).toBe('ok');
     if (evidence.metrics.status !== 'ok' || evidence.metricsLater.status !== 'ok') return;
     for (const t of ['list_podsandbox', 'list_containers', 'status', 'version']) {
       expect(evidence.metricsLater.value.runtimeOperations[t]?.errors ?? 0, t).toBeGreaterThan(evidence.metrics.value.runtimeOperations[t]?.errors ?? 0);
     }
-    const found = diagnosis.findings.find((f) => f.checkId === 'runtime-hung');
-    expect(found?.severity).toBe('problem');
+    expect(r.json.checks.find((c) => c.id === 'runtime-hung')).toMatchObject({ cause: 'runtime-hang', verdict: 'fail' });
+    // Round trip: the bundle, judged offline, says exactly what the live diagnosis said.
+    const offline = await diagnoseBundleCli(r.bundle);
+    expect(offline.code).toBe(1);
+    expect(offline.err).toBe('');
+    expect(verdicts(offline.json)).toEqual(verdicts(r.json));
+    expect(offline.json.checks.map((c) => c.evidence)).toEqual(r.json.checks.map((c) => c.evidence));
   }, 30_000);
 
   it('a Ready node: no problem found, exit 0', async () => {
@@ -98,10 +122,11 @@ describe('pleg-doctor diagnose against the demo cluster', () => {
     expect(r.out).toMatch(/## Findings\n\nNo problem found\.\n/);
   }, 30_000);
 
-  it('the lease-lost node: its kubelet endpoints are unavailable (503)', async () => {
-    const r = await diagnoseNode('prod-eu-node-11', ['--format', 'json', '--metrics-interval', '0']);
-    const { evidence } = JSON.parse(r.out) as { evidence: NodeEvidence };
+  it('the lease-lost node: its kubelet endpoints are unavailable (503), and the bundle keeps that', async () => {
+    const r = await diagnoseAndSave('prod-eu-node-11', ['--metrics-interval', '0']);
+    const { evidence } = r;
     for (const f of [evidence.metrics, evidence.configz, evidence.healthz, evidence.goroutines]) expect(f).toMatchObject({ status: 'unavailable', httpStatus: 503 });
+    expect(verdicts((await diagnoseBundleCli(r.bundle)).json)).toEqual(verdicts(r.json));
   }, 30_000);
 
   it('--ssh: the node side is a real CRI snapshot of the node stack (host key checked against the given known_hosts)', async () => {
@@ -112,14 +137,16 @@ describe('pleg-doctor diagnose against the demo cluster', () => {
       copyFileSync(stackEnv.sshKnownHosts, knownHosts);
       const ssh = ['--ssh', '--host', stackEnv.sshHost, '--port', String(stackEnv.sshPort), '--user', stackEnv.sshUser, '--identity', stackEnv.sshKey, '--known-hosts', knownHosts, '--socket', stackEnv.criSocket, '--sudo'];
       // A clean HOME: no ~/.ssh/config, no agent, no default keys.
-      const r = await diagnoseNode('prod-eu-node-01', ['--format', 'json', '--metrics-interval', '0', ...ssh], { HOME: dir, USER: 'tester' });
-      expect(r.err).toBe('');
+      const r = await diagnoseAndSave('prod-eu-node-01', ['--metrics-interval', '0', ...ssh], { HOME: dir, USER: 'tester' });
       expect(r.code).toBe(0);
-      const { evidence } = JSON.parse(r.out) as { evidence: NodeEvidence };
+      const { evidence } = r;
       expect(evidence.nodeSide.status).toBe('ok');
       if (evidence.nodeSide.status !== 'ok') return;
       expect(evidence.nodeSide.value.transport.kind).toBe('execRelay');
       expect(evidence.nodeSide.value.snapshot.sandboxes.map((s) => s.id)).toContain(pod.pod.sandboxId);
+      // The running test container was asked for its own stats.
+      expect(evidence.nodeSide.value.snapshot.timings.some((t) => t.method === 'ListContainerStats' && t.id === pod.pod.containerId && t.ok)).toBe(true);
+      expect(verdicts((await diagnoseBundleCli(r.bundle)).json)).toEqual(verdicts(r.json));
     } finally {
       await pod.cleanup();
     }
@@ -128,15 +155,14 @@ describe('pleg-doctor diagnose against the demo cluster', () => {
   it('--ssh to an unknown host key: the node side fails naming it, and stderr says how to accept the key', async () => {
     const stackEnv = readNodeStackEnv();
     const ssh = ['--ssh', '--host', stackEnv.sshHost, '--port', String(stackEnv.sshPort), '--user', stackEnv.sshUser, '--identity', stackEnv.sshKey, '--known-hosts', join(dir, 'empty_known_hosts')];
-    const r = await diagnoseNode('prod-eu-node-01', ['--format', 'json', '--metrics-interval', '0', ...ssh], { HOME: dir, USER: 'tester' });
-    const { evidence } = JSON.parse(r.out) as { evidence: NodeEvidence };
-    expect(evidence.nodeSide.status).toBe('failed');
+    const r = await diagnoseAndSave('prod-eu-node-01', ['--metrics-interval', '0', ...ssh], { HOME: dir, USER: 'tester' });
+    expect(r.evidence.nodeSide.status).toBe('failed');
     expect(r.err).toContain('--accept-host-key SHA256:');
   }, 60_000);
 
-  it('a node that does not exist → exit 1 naming it', async () => {
+  it('a node that does not exist → exit 3 naming it', async () => {
     const r = await diagnoseNode('prod-eu-node-99');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.err).toContain('There is no node "prod-eu-node-99" in context "prod-eu"');
   });
 });

@@ -1,7 +1,7 @@
 // diagnose() is total and its output keeps its invariants whatever the evidence holds: well-formed
 // evidence with random values, and outright junk where a collector bug could put it.
 
-import { fc, test } from '@fast-check/vitest';
+import { fc } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { CHECK_CATALOG } from '../../../src/core/diagnose/catalog';
 import type { Diagnosis } from '../../../src/core/diagnose/diagnosis';
@@ -10,8 +10,10 @@ import { renderDiagnosisMarkdown } from '../../../src/core/diagnose/report/rende
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
 import type { HistogramSummary, KubeletMetricsSummary } from '../../../src/core/parse/kubeletEndpointTypes';
 import { NOW, NOW_S, configz, emptySnapshot, goroutines, healthz, nodeObject, probes } from '../../unit/diagnose/builders';
+import { propWithLoops, type Tally } from '../loopTally';
 
 const RANK = { problem: 0, warning: 1, info: 2 } as const;
+const ORDERED_PAIRS_MIN = 30;
 
 const num = fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(0, 1, 179.9, 180, 180.1, 1e12, Number.NaN, Infinity, -1));
 
@@ -102,14 +104,16 @@ const partlyJunk = fc.tuple(wellFormed, fc.constantFrom<keyof NodeEvidence>('met
   ([e, key, value]) => ({ ...e, [key]: value }) as NodeEvidence,
 );
 
-function invariants(d: Diagnosis): void {
+function invariants(d: Diagnosis, tally: Tally<'checks' | 'orderedPairs'>): void {
   expect(d.checks.map((c) => c.checkId)).toEqual(CHECK_CATALOG.map((c) => c.id));
   for (const c of d.checks) {
+    tally.hit('checks');
     expect(c.status === 'found').toBe(c.finding !== undefined);
     if (c.status !== 'found') expect(typeof c.note).toBe('string');
   }
   expect(d.findings.length).toBe(d.checks.filter((c) => c.status === 'found').length);
   for (let i = 1; i < d.findings.length; i++) {
+    tally.hit('orderedPairs');
     expect(RANK[d.findings[i - 1]?.severity ?? 'info']).toBeLessThanOrEqual(RANK[d.findings[i]?.severity ?? 'problem']);
   }
   expect(typeof d.headline).toBe('string');
@@ -119,10 +123,12 @@ function invariants(d: Diagnosis): void {
   if (d.findings.length === 0) expect(md).toContain('## Findings\n\nNo problem found.\n');
 }
 
-test.prop([wellFormed], { numRuns: 300 })('well-formed evidence with random values', (e) => {
-  invariants(diagnose(e, { now: NOW }));
+// Minimums over the 300 runs (see ../loopTally.ts): every run checks the whole catalog, and enough runs
+// find two or more things for the severity order to be checked.
+propWithLoops([wellFormed], { numRuns: 300 }, { checks: 300 * CHECK_CATALOG.length, orderedPairs: ORDERED_PAIRS_MIN })('well-formed evidence with random values', (e, tally) => {
+  invariants(diagnose(e, { now: NOW }), tally);
 });
 
-test.prop([fc.oneof(junk, partlyJunk)], { numRuns: 300 })('junk evidence never makes diagnose throw', (e) => {
-  invariants(diagnose(e, { now: NOW }));
+propWithLoops([fc.oneof(junk, partlyJunk)], { numRuns: 300 }, { checks: 300 * CHECK_CATALOG.length, orderedPairs: ORDERED_PAIRS_MIN })('junk evidence never makes diagnose throw', (e, tally) => {
+  invariants(diagnose(e, { now: NOW }), tally);
 });

@@ -7,6 +7,7 @@ import { statusFromPod } from '../../../src/core/pleg/podStatus';
 import type { PlegProfile } from '../../../src/core/pleg/profiles';
 import { PROFILE_1_14_1_25, PROFILE_1_26_1_31, PROFILE_1_32_PLUS } from '../../../src/core/pleg/profiles';
 import type { ContainerState, PlegEvent, RuntimeContainer, RuntimePod } from '../../../src/core/pleg/types';
+import { propWithLoops } from '../loopTally';
 
 const state = fc.constantFrom<ContainerState>('running', 'exited', 'unknown', 'created');
 const containers = (prefix: string) => fc.array(fc.record({ id: fc.constantFrom(...[0, 1, 2, 3, 4].map((i) => `${prefix}${i}`)), state }), { maxLength: 4 });
@@ -88,9 +89,10 @@ test.prop([profileArb, podList])('an unchanged runtime state yields no events an
   expect(pleg.channel.length).toBe(0);
 });
 
-test.prop([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 8 })])(
+// Minimums over the 100 runs of each property (see ../loopTally.ts): far below what the runs give.
+propWithLoops([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 8 })], { numRuns: 100 }, { ok: 50, failed: 50, discarded: 5 })(
   'relist time never moves backwards and is the start of the last successful relist; delivered + discarded = generated',
-  (profile, snaps, capacity) => {
+  (profile, snaps, capacity, tally) => {
     const { clock, rt, pleg } = build(profile, capacity);
     let lastOk: number | null = null;
     for (const s of snaps) {
@@ -101,6 +103,8 @@ test.prop([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 12 }), fc.i
       const before = pleg.lastRelistMs;
       const r = pleg.relist();
       if (r.ok) lastOk = r.startMs;
+      tally.hit(r.ok ? 'ok' : 'failed');
+      if (r.discarded > 0) tally.hit('discarded');
       expect(pleg.lastRelistMs).toBe(lastOk);
       if (before !== null) expect(pleg.lastRelistMs).toBeGreaterThanOrEqual(before);
       expect(r.delivered + r.discarded).toBe(r.generated);
@@ -111,9 +115,9 @@ test.prop([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 12 }), fc.i
   },
 );
 
-test.prop([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 10 })])(
+propWithLoops([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 10 })], { numRuns: 100 }, { withEvents: 50, inspectionFailed: 10 })(
   'each pod gets the reference events in the fixed order, diffed against its last successfully processed state',
-  (profile, snaps) => {
+  (profile, snaps, tally) => {
     const { clock, rt, pleg } = build(profile, 10_000);
     // The model's record of what each pod looked like when its events were last sent.
     const seen = new Map<string, RuntimePod | null>();
@@ -132,6 +136,8 @@ test.prop([profileArb, fc.array(snapshot, { minLength: 1, maxLength: 10 })])(
         const events = got.get(uid) ?? [];
         const inspectionFailed = s.failStatus.includes(uid) && current.has(uid);
         // A failed inspection drops the pod's events; otherwise they are exactly the reference, in order.
+        if (inspectionFailed) tally.hit('inspectionFailed');
+        else if (expected.length > 0) tally.hit('withEvents');
         expect(events).toEqual(inspectionFailed ? [] : expected);
         if (changed && !inspectionFailed) {
           if (current.has(uid)) seen.set(uid, current.get(uid) ?? null);
@@ -162,9 +168,9 @@ test.prop([fc.integer({ min: 1, max: 3_600_000 }), fc.integer({ min: 0, max: 7_2
   },
 );
 
-test.prop([fc.array(snapshot, { minLength: 1, maxLength: 10 }), fc.integer({ min: 1, max: 4 })])(
+propWithLoops([fc.array(snapshot, { minLength: 1, maxLength: 10 }), fc.integer({ min: 1, max: 4 })], { numRuns: 100 }, { blocked: 20 })(
   '≤1.13 never discards: a blocked relist finishes once the consumer drains, with every event delivered in order',
-  (snaps, capacity) => {
+  (snaps, capacity, tally) => {
     const reference = build(PROFILE_1_14_1_25, 10_000);
     const { clock, rt, pleg } = build({ ...PROFILE_1_14_1_25, id: '1.13', blockingSend: true }, capacity);
     for (const s of snaps) {
@@ -178,6 +184,8 @@ test.prop([fc.array(snapshot, { minLength: 1, maxLength: 10 }), fc.integer({ min
       const r = pleg.relist();
       const expected = reference.pleg.relist();
       const got: PlegEvent[] = [];
+      // A relist that sent more events than the channel holds is still blocked here.
+      if (pleg.blockedRelist !== null) tally.hit('blocked');
       while (pleg.blockedRelist !== null) got.push(...pleg.receive(1));
       got.push(...pleg.receive());
       expect(r).toMatchObject({ blocked: false, discarded: 0, delivered: expected.generated, generated: expected.generated });

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { parseKlogLine } from '../../../src/core/parse/klog';
 import { parseScenario, type Scenario } from '../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../src/core/pleg/sim/simulate';
 import type { Timeline } from '../../../src/core/pleg/sim/timeline';
+import { propWithLoops } from '../loopTally';
 
 const latency = fc.oneof(
   fc.double({ min: 0, max: 40, noNaN: true }),
@@ -44,6 +46,23 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
 
 const run = (s: Scenario): Timeline => simulate(s);
 
+/**
+ * Random scenarios seldom freeze the runtime past the threshold, so each property also runs on the real
+ * frozen-runtime scenario: it turns PLEG unhealthy and back, posts NotReady and skips sync loop passes.
+ */
+const frozen = parseScenario({ ...(JSON.parse(readFileSync(new URL('../../fixtures/scenarios/frozen-runtime.json', import.meta.url), 'utf8')) as object), record: { relists: 'all' } });
+const withFrozen = (numRuns: number): { numRuns: number; examples: [[Scenario]][] } => ({ numRuns, examples: [[[frozen]]] });
+
+// Minimum counts, over all runs of a property, of what its loops checked (see ../loopTally.ts): below
+// what the runs give (the frozen scenario alone: 122 relists, one flip each way after startup, 2 skip
+// windows, 45 log lines, 3 NotReady posts), but never zero: a loop that never runs fails the test.
+const RELISTS_MIN = 100;
+const FLIPS_MIN = 1;
+const SKIP_LINES_MIN = 20;
+const WINDOWS_MIN = 2;
+const LINES_MIN = 45;
+const POSTS_MIN = 2;
+
 describe('simulator invariants', () => {
   test.prop([scenarioArb], { numRuns: 12 })('is deterministic for a seed, and the timeline is plain JSON', (s) => {
     const a = run(s);
@@ -52,10 +71,11 @@ describe('simulator invariants', () => {
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
   }, 60_000);
 
-  test.prop([scenarioArb], { numRuns: 25 })('relists never overlap and start at least one period after the previous one ends', (s) => {
+  propWithLoops([scenarioArb], withFrozen(25), { relists: RELISTS_MIN })('relists never overlap and start at least one period after the previous one ends', (s, tally) => {
     const t = run(s);
     for (let i = 0; i < t.relists.length; i++) {
       const r = t.relists[i] as Timeline['relists'][number];
+      tally.hit('relists');
       expect(r.endMs).toBeGreaterThanOrEqual(r.startMs);
       // A single call never outlives the deadline: GetPods is two calls, so a failed relist is bounded by both.
       if (!r.ok) expect(r.durationMs).toBeLessThanOrEqual(2 * s.kubelet.runtimeRequestTimeoutMs + 1e-6);
@@ -64,7 +84,7 @@ describe('simulator invariants', () => {
     }
   }, 60_000);
 
-  test.prop([scenarioArb], { numRuns: 25 })('health flips exactly one threshold after the last good relist start, and back only when a relist succeeds', (s) => {
+  propWithLoops([scenarioArb], withFrozen(25), { unhealthy: FLIPS_MIN, healthy: FLIPS_MIN })('health flips exactly one threshold after the last good relist start, and back only when a relist succeeds', (s, tally) => {
     const t = run(s);
     const okStarts = t.relists.filter((r) => r.ok).map((r) => r.startMs);
     // A ≤1.13 relist blocked in its channel send never ends, so it is not listed; it started one period
@@ -79,6 +99,7 @@ describe('simulator invariants', () => {
       const prev = t.health[i - 1] as Timeline['health'][number];
       expect(h.healthy).toBe(!prev.healthy);
       expect(h.atMs).toBeGreaterThanOrEqual(prev.atMs);
+      tally.hit(h.healthy ? 'healthy' : 'unhealthy');
       if (!h.healthy) {
         // Went unhealthy: the stamp was a successful relist's start, exactly one threshold earlier.
         expect(okStarts.some((st) => Math.abs(st + s.kubelet.relistThresholdMs - h.atMs) < 1e-6)).toBe(true);
@@ -92,7 +113,7 @@ describe('simulator invariants', () => {
     });
   }, 60_000);
 
-  test.prop([scenarioArb], { numRuns: 20 })('health transitions agree with what the model told the sync loop', (s) => {
+  propWithLoops([scenarioArb], withFrozen(20), { skipLines: SKIP_LINES_MIN })('health transitions agree with what the model told the sync loop', (s, tally) => {
     const t = run(s);
     const healthyAt = (x: number): boolean => {
       let h = false;
@@ -105,19 +126,22 @@ describe('simulator invariants', () => {
       const saysUnhealthy = l.line.includes('PLEG is not healthy: ');
       // At an exact transition instant both answers are defensible; skip those.
       if (t.health.some((tr) => Math.abs(tr.atMs - l.atMs) < 1e-6)) continue;
+      tally.hit('skipLines');
       expect(saysUnhealthy).toBe(!healthyAt(l.atMs));
     }
   }, 60_000);
 
-  test.prop([scenarioArb], { numRuns: 20 })('skip lines back off 100 ms doubling to 5 s, and every generated line parses as klog', (s) => {
+  propWithLoops([scenarioArb], withFrozen(20), { windows: WINDOWS_MIN, gaps: SKIP_LINES_MIN, lines: LINES_MIN })('skip lines back off 100 ms doubling to 5 s, and every generated line parses as klog', (s, tally) => {
     const t = run(s);
     const skips = t.logLines.filter((l) => l.line.includes('"Skipping pod synchronization"'));
     for (const w of t.skipWindows) {
       const inWindow = skips.filter((l) => l.atMs >= w.startMs && (w.endMs === null || l.atMs < w.endMs));
+      tally.hit('windows');
       expect(inWindow.length).toBe(w.skips);
       inWindow.forEach((l, i) => {
         const next = inWindow[i + 1];
         if (!next) return;
+        tally.hit('gaps');
         const backoff = Math.min(100 * 2 ** i, 5_000);
         // A consumer stall holds the loop; otherwise the gap is exactly the backoff.
         const stalled = s.consumerStalls.some((w) => w.startMs < next.atMs && w.startMs + w.durationMs > l.atMs);
@@ -126,14 +150,16 @@ describe('simulator invariants', () => {
       });
     }
     for (const l of t.logLines) {
+      tally.hit('lines');
       const r = parseKlogLine(l.line);
       expect(r.structured).toBe(true);
     }
   }, 60_000);
 
-  test.prop([scenarioArb], { numRuns: 20 })('NotReady posts carry the runtime errors; Ready posts the kubelet text', (s) => {
+  propWithLoops([scenarioArb], withFrozen(20), { ready: POSTS_MIN, notReady: POSTS_MIN })('NotReady posts carry the runtime errors; Ready posts the kubelet text', (s, tally) => {
     const t = run(s);
     for (const p of t.nodeReady) {
+      tally.hit(p.status === 'True' ? 'ready' : 'notReady');
       if (p.status === 'True') expect(p).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
       else {
         expect(p.reason).toBe('KubeletNotReady');

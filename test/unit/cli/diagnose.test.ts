@@ -1,12 +1,13 @@
 // `pleg-doctor diagnose` in-process with an in-memory gateway whose node proxy is the demo's kubelets
 // (no network): option parsing, exit codes, both output formats, and what reaches the gateway.
 
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDiagnoseCommand, parseDiagnoseArgs, sshHostOf } from '../../../src/cli/commands/diagnose';
 import type { DiagnoseGatewayFactory } from '../../../src/cli/commands/diagnose';
 import { runCli } from '../../../src/cli/dispatch';
-import type { Diagnosis } from '../../../src/core/diagnose/diagnosis';
-import type { NodeEvidence } from '../../../src/core/diagnose/evidence';
 import type { KubeNode } from '../../../src/core/kube/objects';
 import { DEMO_CONTEXTS, demoNodeAt, nodeMomentAt } from '../../../src/demo/demoCluster';
 import { demoKubeletProxy } from '../../../src/demo/kubeletEndpoints';
@@ -95,11 +96,11 @@ async function run(factory: DiagnoseGatewayFactory, args: string[], abortAfterMs
 const base = ['--context', 'prod-eu', '--metrics-interval', '0'];
 
 describe('pleg-doctor diagnose', () => {
-  it('the flapper: a stuck-container problem in Markdown, exit 3; all four kubelet endpoints were read', async () => {
+  it('the flapper: a stuck-container problem in Markdown, exit 1 (a check fails); all four kubelet endpoints were read', async () => {
     const g = fakeGateway(flapperNotReady());
     const r = await run(g.factory, [...base, '--node', 'prod-eu-node-07', '--kubeconfig', '/k1', '--kubeconfig', '/k2']);
     expect(r.err).toBe('');
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(1);
     expect(r.out.split('\n')[0]).toBe('# PLEG Doctor report: prod-eu-node-07');
     expect(r.out).toContain("### ⛔ One pod's status calls time out: a stuck container or shim");
     expect(g.calls.proxy.sort()).toEqual(['prod-eu-node-07 /configz', 'prod-eu-node-07 /debug/pprof/goroutine?debug=2', 'prod-eu-node-07 /healthz?verbose', 'prod-eu-node-07 /metrics']);
@@ -107,43 +108,65 @@ describe('pleg-doctor diagnose', () => {
     expect(g.calls.disposed).toBe(true);
   });
 
-  it('a Ready node: "No problem found.", exit 0; --format json carries the evidence and the diagnosis', async () => {
+  it('a Ready node: "No problem found.", exit 0; --format json is {node, checks: [{id, cause, verdict, summary, evidence}]}', async () => {
     const g = fakeGateway(demoAt(30));
     const md = await run(g.factory, [...base, '--node', 'prod-eu-node-01']);
     expect(md.code).toBe(0);
     expect(md.out).toMatch(/## Findings\n\nNo problem found\.\n/);
     const json = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--format', 'json']);
     expect(json.code).toBe(0);
-    const parsed = JSON.parse(json.out) as { evidence: NodeEvidence; diagnosis: Diagnosis };
-    expect(parsed.evidence).toMatchObject({ context: 'prod-eu', nodeName: 'prod-eu-node-01', podCount: { status: 'ok', value: 5 }, metricsLater: { status: 'skipped', reason: 'the metrics interval is 0: counters are read once, not as rates' }, nodeSide: { status: 'skipped', reason: 'no --ssh given' } });
-    expect(parsed.evidence.metrics.status).toBe('ok');
-    expect(parsed.diagnosis.findings).toEqual([]);
-    expect(parsed.diagnosis.checks.map((c) => c.checkId)).toContain('stuck-container');
+    const parsed = JSON.parse(json.out) as { node: string; checks: { id: string; cause: string; verdict: string; summary: string; evidence: string[] }[] };
+    expect(parsed.node).toBe('prod-eu-node-01');
+    expect(parsed.checks.map((c) => c.id)).toContain('stuck-container');
+    expect(parsed.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn')).toEqual([]);
+    // No --ssh: the node-only checks have no evidence, which is unknown, never fail.
+    expect(parsed.checks.find((c) => c.id === 'node-load')).toMatchObject({ cause: 'node-load', verdict: 'unknown', evidence: [] });
+    expect(parsed.checks.find((c) => c.id === 'density')?.summary).toContain('`kubelet_running_pods` = 10 of 110');
   });
 
   it('--no-node-proxy sends no proxy request; a 403 on nodes/proxy is reported, not fatal', async () => {
     const off = fakeGateway(demoAt(30));
-    const r = await run(off.factory, [...base, '--node', 'prod-eu-node-01', '--no-node-proxy', '--format', 'json']);
+    const r = await run(off.factory, [...base, '--node', 'prod-eu-node-01', '--no-node-proxy', '--format', 'md']);
     expect(off.calls.proxy).toEqual([]);
-    expect((JSON.parse(r.out) as { evidence: NodeEvidence }).evidence.metrics).toEqual({ status: 'skipped', reason: 'plegDoctor.diagnostics.useNodeProxy is off' });
+    expect(r.out).toContain('plegDoctor.diagnostics.useNodeProxy is off');
     const forbidden = fakeGateway(demoAt(30), { forbidProxy: true });
     const f = await run(forbidden.factory, [...base, '--node', 'prod-eu-node-01', '--format', 'json']);
-    expect([0, 3]).toContain(f.code);
-    expect((JSON.parse(f.out) as { evidence: NodeEvidence }).evidence.healthz).toMatchObject({ status: 'forbidden', message: '403 Forbidden: cannot get nodes/proxy' });
+    expect(f.code).toBe(0);
+    const checks = (JSON.parse(f.out) as { checks: { id: string; verdict: string; summary: string }[] }).checks;
+    expect(checks.find((c) => c.id === 'syncloop-healthz')).toMatchObject({ verdict: 'unknown' });
+    expect(checks.find((c) => c.id === 'syncloop-healthz')?.summary).toContain('403 — needs get on nodes/proxy');
   });
 
-  it('could not diagnose → exit 1 naming the cause: unknown context, unknown node, API unreachable', async () => {
+  it('could not diagnose → exit 3 naming the cause: unknown context, unknown node, API unreachable', async () => {
     const g = fakeGateway(demoAt(30));
     const ctx = await run(g.factory, ['--context', 'nope', '--node', 'prod-eu-node-01']);
-    expect(ctx.code).toBe(1);
+    expect(ctx.code).toBe(3);
     expect(ctx.err).toContain('no context "nope" in the kubeconfig (contexts: prod-eu)');
     const node = await run(g.factory, [...base, '--node', 'prod-eu-node-99']);
-    expect(node.code).toBe(1);
+    expect(node.code).toBe(3);
     expect(node.err).toContain('There is no node "prod-eu-node-99" in context "prod-eu" (404 Not Found)');
     expect(node.out).toBe('');
     const down = await run(fakeGateway(demoAt(30), { apiDown: true }).factory, [...base, '--node', 'prod-eu-node-01']);
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(3);
     expect(down.err).toContain('connection refused');
+  });
+
+  it('--save-evidence: an existing folder is refused before anything is read; a new one gets the bundle', async () => {
+    const g = fakeGateway(demoAt(30));
+    const parent = mkdtempSync(join(tmpdir(), 'pleg-save-'));
+    try {
+      const taken = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--save-evidence', parent]);
+      expect(taken.code).toBe(3);
+      expect(taken.err).toContain(`${parent} already exists: an evidence bundle is written to a new folder`);
+      expect(g.calls.proxy).toEqual([]);
+      const fresh = join(parent, 'bundle');
+      const r = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--save-evidence', fresh]);
+      expect(r.code).toBe(0);
+      expect(r.err).toContain(`evidence bundle written to ${fresh}: bundle.json, node.json, metrics.txt, configz.json, healthz.txt, goroutines.txt, events.json`);
+      expect(readdirSync(fresh).sort()).toEqual(['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics.txt', 'node.json']);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('Ctrl-C while the kubelet hangs: exit 130 at once, nothing printed on stdout, the gateway disposed', async () => {
@@ -162,12 +185,14 @@ describe('pleg-doctor diagnose', () => {
     for (const [args, message] of [
       [['--node', 'n'], '--context is required'],
       [['--context', 'c'], '--node is required'],
-      [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be markdown or json'],
+      [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be md, markdown or json'],
       [['--context', 'c', '--node', 'n', '--proxy-timeout', '0'], '--proxy-timeout must be an integer from 1'],
       [['--context', 'c', '--node', 'n', '--metrics-interval', '-5'], '--metrics-interval must be an integer'],
       [['--context', 'c', '--node', 'n', '--sudo'], '--sudo is a node-side option: add --ssh'],
       [['--context', 'c', '--node', 'n', '--bogus'], 'unknown option "--bogus"'],
       [['--context', 'c', '--node'], '--node needs a value'],
+      [['--evidence', '/tmp/b', '--context', 'c', '--ssh'], '--evidence reads a saved bundle and reaches nothing; drop --context, --ssh'],
+      [['--evidence'], '--evidence needs a value'],
     ] as const) {
       const r = await run(g.factory, [...args]);
       expect(r.code, args.join(' ')).toBe(2);

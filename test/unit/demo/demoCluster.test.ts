@@ -13,7 +13,9 @@ import {
   findDemoNode,
   nodeMomentAt,
   plegNotReadyNodeAt,
+  readyTransitions,
   readyViewAt,
+  STUCK,
 } from '../../../src/demo/demoCluster';
 import type { DemoNodeSpec, DemoRole } from '../../../src/demo/demoCluster';
 
@@ -45,9 +47,10 @@ describe('demo cluster layout', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('scripts exactly one flapper, one runtime-down, one cordoned and one lease-lost node', () => {
+  it('scripts exactly one stuck, one flapper, one runtime-down, one cordoned and one lease-lost node', () => {
     const roles = DEMO_CONTEXTS.flatMap((c) => c.nodes.map((n) => n.role));
-    for (const role of ['pleg-flapper', 'runtime-crashloop', 'cordoned', 'lease-lost'] as const) {
+    expect(byRole('pleg-stuck').name).toBe('prod-eu-node-07');
+    for (const role of ['pleg-stuck', 'pleg-flapper', 'runtime-crashloop', 'cordoned', 'lease-lost'] as const) {
       expect(roles.filter((r) => r === role)).toHaveLength(1);
     }
   });
@@ -94,16 +97,31 @@ describe('the PLEG flapper', () => {
     for (const r of full) expect(Math.abs(r - (FLAP.stallS - PLEG_THRESHOLD_S))).toBeLessThanOrEqual(2);
   });
 
-  it('crosses the threshold within 30 s of the demo starting, so the demo shows a flap at once', () => {
-    const first = Array.from({ length: 60 }, (_, t) => t).find((t) => readyViewAt(flapper, t).status === 'False');
+  it('is Ready at the start and crosses the threshold 1 to 2 min in, once the page is open', () => {
+    const first = Array.from({ length: 240 }, (_, t) => t).find((t) => readyViewAt(flapper, t).status === 'False');
     expect(first).toBeDefined();
-    expect(first).toBeLessThanOrEqual(30);
+    expect(first).toBeGreaterThanOrEqual(60);
+    expect(first).toBeLessThanOrEqual(120);
     expect(readyViewAt(flapper, 0).status).toBe('True');
+  });
+
+  it('has flapped several times in the hour before the start (the events the demo seeds)', () => {
+    const history = readyTransitions(flapper, ORIGIN, at(-3600), ORIGIN);
+    const notReady = history.filter((h) => h.ready.status === 'False');
+    expect(notReady.length).toBeGreaterThanOrEqual(9);
+    expect(history.filter((h) => h.ready.status === 'True').length).toBeGreaterThanOrEqual(9);
+    // Alternating, oldest first, each at a moment the node really changed.
+    for (let i = 1; i < history.length; i++) {
+      expect(history[i]?.ready.status).not.toBe(history[i - 1]?.ready.status);
+      expect(history[i]?.atMs ?? 0).toBeGreaterThan(history[i - 1]?.atMs ?? 0);
+    }
+    for (const h of history) expect(nodeMomentAt(flapper, ORIGIN, h.atMs + 1).ready.status).toBe(h.ready.status);
+    expect(notReady.filter((h) => h.atMs > at(-1800)).length).toBeGreaterThanOrEqual(4);
   });
 
   it('reports a growing duration on each 10 s status tick, and the transition at the first NotReady tick', () => {
     const samples: { now: number; ago: number; transition: number; heartbeat: number }[] = [];
-    for (let s = 0; s < 90; s += 1) {
+    for (let s = 90; s < 180; s += 1) {
       const node = demoNodeAt(flapper, ORIGIN, at(s));
       const c = ready(node);
       if (c.status !== 'False') continue;
@@ -131,7 +149,7 @@ describe('the PLEG flapper', () => {
   });
 
   it('carries the not-ready taints only while NotReady', () => {
-    for (const s of [5, 40, 100]) {
+    for (const s of [5, 40, 130, 170]) {
       const node = demoNodeAt(flapper, ORIGIN, at(s));
       const keys = (node.spec?.taints ?? []).map((t) => t.key);
       expect(keys.includes('node.kubernetes.io/not-ready')).toBe(ready(node).status === 'False');
@@ -139,8 +157,38 @@ describe('the PLEG flapper', () => {
   });
 
   it('classifies as pleg when NotReady and ready otherwise', () => {
-    expect(classifyNode(demoNodeAt(flapper, ORIGIN, at(40)), new Date(at(40))).verdict).toBe('pleg');
+    expect(classifyNode(demoNodeAt(flapper, ORIGIN, at(130)), new Date(at(130))).verdict).toBe('pleg');
     expect(classifyNode(demoNodeAt(flapper, ORIGIN, at(2)), new Date(at(2))).verdict).toBe('ready');
+  });
+});
+
+describe('the stuck node', () => {
+  const stuck = byRole('pleg-stuck');
+
+  it('is PLEG-NotReady at every instant of the demo, with a growing duration and one transition before the start', () => {
+    let lastAgo = 0;
+    const transitions = new Set<number | null>();
+    for (let s = 0; s < 4 * 3600; s += 7) {
+      const m = nodeMomentAt(stuck, ORIGIN, at(s));
+      expect(m.ready.status).toBe('False');
+      const ago = parseGoDurationSeconds(R1.exec(m.ready.message)?.groups?.['ago'] ?? 'x');
+      expect(ago).toBeGreaterThan(PLEG_THRESHOLD_S);
+      expect(ago).toBeGreaterThanOrEqual(lastAgo);
+      lastAgo = ago;
+      transitions.add(m.readyTransitionMs);
+      expect(at(s) - m.heartbeatMs).toBeLessThan(STATUS_TICK_S * 1000);
+    }
+    expect([...transitions]).toHaveLength(1);
+    const transition = [...transitions][0] ?? 0;
+    expect(transition).toBeLessThan(ORIGIN);
+    expect(Math.abs(transition - at(PLEG_THRESHOLD_S - STUCK.beforeS))).toBeLessThanOrEqual(STATUS_TICK_S * 1000);
+    expect(classifyNode(demoNodeAt(stuck, ORIGIN, at(3)), new Date(at(3))).verdict).toBe('pleg');
+  });
+
+  it('has one NodeNotReady transition in its history, at the Ready condition\'s transition time', () => {
+    const history = readyTransitions(stuck, ORIGIN, at(-3600), ORIGIN);
+    expect(history.map((h) => h.ready.status)).toEqual(['False']);
+    expect(history[0]?.atMs).toBe(nodeMomentAt(stuck, ORIGIN, ORIGIN).readyTransitionMs);
   });
 });
 

@@ -37,10 +37,19 @@ describe('density (cause 5)', () => {
     expect(over.finding?.evidence[0]?.text).toBe('`kubelet_running_pods` = 96 of 100 (status.capacity.pods): 96 %');
   });
 
-  it('exited containers: 1000 is clear, 1001 is found', () => {
-    const at = (exited: number) => check(run(evidence({ metrics: ok(healthyMetrics({ runningContainers: { running: 20, exited } })) })), 'density');
-    expect(at(1000).status).toBe('clear');
-    const over = at(1001);
+  it('exited containers: above both the pod capacity and the running containers is a warning; 1001 is the field guide threshold', () => {
+    const at = (exited: number, running = 20, capacityPods = '110') =>
+      check(run(evidence({ node: nodeObject({ capacityPods }), metrics: ok(healthyMetrics({ runningContainers: { running, exited } })) })), 'density');
+    expect(at(110).status).toBe('clear');
+    const pile = at(111);
+    expect(pile.status).toBe('found');
+    expect(pile.finding?.severity).toBe('warning');
+    expect(pile.finding?.title).toBe('More exited containers than the node’s pod capacity: container GC is not keeping up');
+    expect(pile.finding?.evidence[0]?.text).toContain('more than the pod capacity (110, status.capacity.pods) and the 20 running containers');
+    // Many live containers raise the bar: 300 exited beside 400 running is what GC normally keeps.
+    expect(at(300, 400).status).toBe('clear');
+    expect(at(1000, 1000).status).toBe('clear');
+    const over = at(1001, 2000);
     expect(over.finding?.title).toBe('More than 1000 exited containers on the node');
     expect(over.finding?.evidence[0]?.text).toContain('container_state="exited"');
   });

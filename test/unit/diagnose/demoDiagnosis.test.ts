@@ -1,5 +1,5 @@
 // The demo cluster's scripted nodes, read through the demo kubelet endpoints (src/demo/kubeletEndpoints.ts)
-// and the real parsers, must diagnose as the script says: the flapper → one stuck pod, the crash-looping
+// and the real parsers, must diagnose as the script says: the stuck node and the flapper → stuck pods, the crash-looping
 // runtime → runtime down, a Ready node → no problem, the lease-lost node → Ready=Unknown with a 503 proxy.
 
 import { describe, expect, it } from 'vitest';
@@ -64,9 +64,10 @@ async function demoEvidence(specNode: DemoNodeSpec, atMs: number): Promise<NodeE
 }
 
 describe('the demo cluster diagnoses as scripted', () => {
-  it('prod-eu-node-07 (flapper) while NotReady → one stuck pod, as a problem', async () => {
+  it('prod-eu-node-07 (stuck, NotReady all the time) → stuck pod status calls, as a problem', async () => {
     const node = spec('prod-eu-node-07');
     const at = findMoment(node, (m) => m.startsWith('PLEG is not healthy')) + 3_000;
+    expect(at).toBe(ORIGIN + 3_000);
     const d = diagnose(await demoEvidence(node, at), { now: new Date(at + INTERVAL_MS) });
     expect(d.verdict).toBe('pleg');
     const stuck = check(d, 'stuck-container');
@@ -76,6 +77,14 @@ describe('the demo cluster diagnoses as scripted', () => {
     expect(check(d, 'runtime-hung').note).toMatch(/list_podsandbox mean \d+(\.\d+)?ms/u);
     expect(d.headline).toBe("NotReady (PLEG): one pod's status calls time out: a stuck container or shim");
     expect(renderDiagnosisMarkdown(d)).toContain(`### ⛔ ${STUCK_POD_TITLE}`);
+  });
+
+  it('prod-eu-node-05 (flapper) while NotReady → the same stuck-pod cause', async () => {
+    const node = spec('prod-eu-node-05');
+    const at = findMoment(node, (m) => m.startsWith('PLEG is not healthy')) + 3_000;
+    const d = diagnose(await demoEvidence(node, at), { now: new Date(at + INTERVAL_MS) });
+    expect(d.verdict).toBe('pleg');
+    expect(check(d, 'stuck-container').finding?.title).toBe(STUCK_POD_TITLE);
   });
 
   it('prod-eu-node-03 (crash-looping runtime) while down → runtime-hung problem', async () => {

@@ -1,6 +1,8 @@
 // The simulator against a real kubelet 1.32 whose containerd was frozen (SIGSTOP) for 300.1 s. Every
 // expected instant comes from the recorded log and fault-times.json; the scenario's times are derived
-// from them too, so nothing here is a hand-copied constant.
+// from them too, so nothing here is a hand-copied constant. The README promises "within 30 ms on every
+// milestone": the simulator is deterministic and measures 0.6–29.2 ms off the recording (recovery is the
+// farthest), with exactly the recorded number of failed relists and skip lines.
 
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,10 +11,13 @@ import { parseScenario } from '../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../src/core/pleg/sim/simulate';
 import type { Timeline } from '../../../src/core/pleg/sim/timeline';
 import { parseGoDurationNs } from '../../../src/core/util/goDuration';
+import { DEFAULT_WHAT_IF, runWhatIf } from '../../../src/core/whatIf/whatIfTimeline';
 
 const dir = new URL('../../fixtures/real-kubelet-1.32/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, dir), 'utf8');
 const ONE_BACKOFF_STEP_MS = 5_000;
+/** The README's claim, per milestone. */
+const MILESTONE_TOLERANCE_MS = 30;
 const PLEG_LINE = /PLEG is not healthy: pleg was last seen active (?<ago>(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))+) ago; threshold is (?<thr>\S+?)(?:\]|$|,)/u;
 
 interface Milestones {
@@ -101,29 +106,29 @@ describe('simulating the real frozen-runtime recording (kubelet 1.32, containerd
     expect(real.recovery - freezeEpochMs).toBeGreaterThan(300_000);
   });
 
-  it('first relist error (GetPods hits runtimeRequestTimeout) within one backoff step', () => {
-    expect(Math.abs(sim.firstRelistError - real.firstRelistError)).toBeLessThanOrEqual(ONE_BACKOFF_STEP_MS);
+  it('first relist error (GetPods hits runtimeRequestTimeout) within 30 ms', () => {
+    expect(Math.abs(sim.firstRelistError - real.firstRelistError)).toBeLessThanOrEqual(MILESTONE_TOLERANCE_MS);
   });
 
-  it('first "container runtime is down" skip (after housekeeping blocked the loop) within one backoff step', () => {
-    expect(Math.abs(sim.firstRuntimeDownSkip - real.firstRuntimeDownSkip)).toBeLessThanOrEqual(ONE_BACKOFF_STEP_MS);
+  it('first "container runtime is down" skip (after housekeeping blocked the loop) within 30 ms', () => {
+    expect(Math.abs(sim.firstRuntimeDownSkip - real.firstRuntimeDownSkip)).toBeLessThanOrEqual(MILESTONE_TOLERANCE_MS);
     // Nothing is skipped during the first two minutes: the loop sits in housekeeping.
     expect(sim.firstRuntimeDownSkip - freezeEpochMs).toBeGreaterThan(scenarioTimeoutMs() - ONE_BACKOFF_STEP_MS);
   });
 
-  it('first "PLEG is not healthy" line and its "last seen active" value within one backoff step', () => {
-    expect(Math.abs(sim.firstPlegSkip - real.firstPlegSkip)).toBeLessThanOrEqual(ONE_BACKOFF_STEP_MS);
-    expect(Math.abs(sim.firstPlegAgoMs - real.firstPlegAgoMs)).toBeLessThanOrEqual(ONE_BACKOFF_STEP_MS);
+  it('first "PLEG is not healthy" line and its "last seen active" value within 30 ms', () => {
+    expect(Math.abs(sim.firstPlegSkip - real.firstPlegSkip)).toBeLessThanOrEqual(MILESTONE_TOLERANCE_MS);
+    expect(Math.abs(sim.firstPlegAgoMs - real.firstPlegAgoMs)).toBeLessThanOrEqual(MILESTONE_TOLERANCE_MS);
     expect(sim.firstPlegAgoMs).toBeGreaterThan(180_000);
   });
 
-  it('recovery (first unskipped sync loop pass after SIGCONT) within one backoff step', () => {
-    expect(Math.abs(sim.recovery - real.recovery)).toBeLessThanOrEqual(ONE_BACKOFF_STEP_MS);
+  it('recovery (first unskipped sync loop pass after SIGCONT) within 30 ms', () => {
+    expect(Math.abs(sim.recovery - real.recovery)).toBeLessThanOrEqual(MILESTONE_TOLERANCE_MS);
   });
 
-  it('the same number of failed relists and about the same number of skip lines', () => {
+  it('the same number of failed relists and of skip lines', () => {
     expect(sim.relistErrors).toBe(real.relistErrors);
-    expect(Math.abs(sim.skipsDuringFreeze - real.skipsDuringFreeze)).toBeLessThanOrEqual(2);
+    expect(sim.skipsDuringFreeze).toBe(real.skipsDuringFreeze);
   });
 
   it('joins the errors as the kubelet does, and the node goes NotReady with that text', () => {
@@ -132,6 +137,19 @@ describe('simulating the real frozen-runtime recording (kubelet 1.32, containerd
     expect(joined?.reason).toBe('KubeletNotReady');
     expect(joined?.message).toMatch(/; threshold is 3m0s\]$/u);
     expect(timeline.nodeReady[timeline.nodeReady.length - 1]?.status).toBe('True');
+  });
+
+  it('the what-if timeline with its defaults (the README screenshot) turns PLEG unhealthy 179 s after the freeze, as the real kubelet did', () => {
+    // In the recording: the last good relist started `firstPlegAgoMs` before the first PLEG line, and
+    // Healthy() turns false once that is more than the 3-minute threshold old.
+    const realUnhealthyAfterFreezeMs = real.firstPlegSkip - real.firstPlegAgoMs + 180_000 - freezeEpochMs;
+    const whatIf = runWhatIf(DEFAULT_WHAT_IF);
+    const first = whatIf.unhealthy[0];
+    if (first === undefined) throw new Error('the what-if defaults never turn PLEG unhealthy');
+    const whatIfAfterFreezeMs = first.fromMs - DEFAULT_WHAT_IF.freezeAtS * 1000;
+    expect(Math.round(whatIfAfterFreezeMs / 1000)).toBe(179);
+    expect(Math.round(realUnhealthyAfterFreezeMs / 1000)).toBe(179);
+    expect(Math.abs(whatIfAfterFreezeMs - realUnhealthyAfterFreezeMs)).toBeLessThanOrEqual(500);
   });
 
   function scenarioTimeoutMs(): number {

@@ -35,16 +35,19 @@ describe('formatAge', () => {
 });
 
 describe('describeNode', () => {
-  it('starts with the verdict short name and says for how long', () => {
-    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: minutesAgo(3.5) }), NOW, t)).toBe('PLEG · NotReady for 3m');
-    expect(describeNode(classification({ name: 'a', verdict: 'runtime-down', readyStatus: 'False', since: minutesAgo(12) }), NOW, t)).toBe('Runtime down · NotReady for 12m');
-    expect(describeNode(classification({ name: 'a', verdict: 'lease-lost', readyStatus: 'Unknown', since: minutesAgo(0.5) }), NOW, t)).toBe('No heartbeat · Unknown for 30s');
-    expect(describeNode(classification({ name: 'a', verdict: 'startup', readyStatus: 'False', since: minutesAgo(1) }), NOW, t)).toBe('Starting · NotReady for 1m');
-    expect(describeNode(classification({ name: 'a', verdict: 'network', readyStatus: 'False', since: minutesAgo(180) }), NOW, t)).toBe('Network · NotReady for 3h');
+  it('starts with the verdict short name and keeps the rest short: the age only', () => {
+    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: minutesAgo(3.5) }), NOW, t)).toBe('PLEG · 3m');
+    expect(describeNode(classification({ name: 'a', verdict: 'runtime-down', readyStatus: 'False', since: minutesAgo(12) }), NOW, t)).toBe('Runtime down · 12m');
+    expect(describeNode(classification({ name: 'a', verdict: 'lease-lost', readyStatus: 'Unknown', since: minutesAgo(0.5) }), NOW, t)).toBe('No heartbeat · 30s');
+    expect(describeNode(classification({ name: 'a', verdict: 'startup', readyStatus: 'False', since: minutesAgo(1) }), NOW, t)).toBe('Starting · 1m');
+    expect(describeNode(classification({ name: 'a', verdict: 'network', readyStatus: 'False', since: minutesAgo(180) }), NOW, t)).toBe('Network · 3h');
+    expect(describeNode(classification({ name: 'a', verdict: 'not-ready-other', readyStatus: 'False', since: minutesAgo(61) }), NOW, t)).toBe('NotReady · 1h');
   });
 
-  it('does not repeat NotReady for the catch-all verdict', () => {
-    expect(describeNode(classification({ name: 'a', verdict: 'not-ready-other', readyStatus: 'False', since: minutesAgo(61) }), NOW, t)).toBe('NotReady for 1h');
+  it('fits the default side bar: at most 20 characters for every verdict without flags', () => {
+    for (const verdict of ['pleg', 'runtime-down', 'lease-lost', 'startup', 'network', 'not-ready-other'] as const) {
+      expect(describeNode(classification({ name: 'a', verdict, readyStatus: 'False', since: minutesAgo(59) }), NOW, t).length).toBeLessThanOrEqual(20);
+    }
   });
 
   it('healthy nodes carry no age, but flags', () => {
@@ -52,18 +55,26 @@ describe('describeNode', () => {
     expect(describeNode(classification({ name: 'a', cordoned: true, pressures: ['DiskPressure', 'PIDPressure'] }), NOW, t)).toBe('Ready · cordoned · DiskPressure · PIDPressure');
   });
 
+  it('ends with the flap count once a node went NotReady twice in the window', () => {
+    const flapping = { count: 3, atLeast: false, windowS: 1800 };
+    expect(describeNode(classification({ name: 'a' }), NOW, t, flapping)).toBe('Ready · flapped 3× in 30 min');
+    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: minutesAgo(1) }), NOW, t, flapping)).toBe('PLEG · 1m · flapped 3× in 30 min');
+    expect(describeNode(classification({ name: 'a' }), NOW, t, { ...flapping, count: 4, atLeast: true })).toBe('Ready · flapped ≥4× in 30 min');
+    expect(describeNode(classification({ name: 'a' }), NOW, t, { ...flapping, count: 1 })).toBe('Ready');
+  });
+
   it('leaves the age out when the transition time is missing or garbage', () => {
-    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False' }), NOW, t)).toBe('PLEG · NotReady');
-    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: 'yesterday' }), NOW, t)).toBe('PLEG · NotReady');
+    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False' }), NOW, t)).toBe('PLEG');
+    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: 'yesterday' }), NOW, t)).toBe('PLEG');
     expect(describeNode(classification({ name: 'a', verdict: 'not-ready-other', readyStatus: 'missing' }), NOW, t)).toBe('NotReady · no Ready condition');
   });
 
   it('is translated through the zh-cn bundle', () => {
     const bundle = JSON.parse(readFileSync(new URL('../../../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
     const zh: Localize = (message, ...args) => englishText(bundle[message] ?? `MISSING(${message})`, ...args);
-    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: minutesAgo(3) }), NOW, zh)).toBe('PLEG · NotReady 已持续 3分钟');
-    expect(describeNode(classification({ name: 'a', verdict: 'runtime-down', readyStatus: 'False', since: minutesAgo(120), cordoned: true }), NOW, zh)).toBe(
-      '运行时宕机 · NotReady 已持续 2小时 · 已封锁',
+    expect(describeNode(classification({ name: 'a', verdict: 'pleg', readyStatus: 'False', since: minutesAgo(3) }), NOW, zh)).toBe('PLEG · 3分钟');
+    expect(describeNode(classification({ name: 'a', verdict: 'runtime-down', readyStatus: 'False', since: minutesAgo(120), cordoned: true }), NOW, zh, { count: 2, atLeast: false, windowS: 1800 })).toBe(
+      '运行时宕机 · 2小时 · 已封锁 · 30 分钟内抖动 2 次',
     );
   });
 });

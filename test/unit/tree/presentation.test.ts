@@ -7,7 +7,8 @@ import { clusterErrorContextValue, contextContextValue, nodeContextValue } from 
 import { englishText } from '../../../src/core/tree/localize';
 import { codeBlock, escapeMarkdown, inlineCode } from '../../../src/core/tree/markdown';
 import { nodeTooltipMarkdown } from '../../../src/core/tree/nodeTooltip';
-import { summarizeStatus } from '../../../src/core/tree/statusSummary';
+import type { UnhealthyNode } from '../../../src/core/tree/statusSummary';
+import { MAX_NAMED, summarizeStatus } from '../../../src/core/tree/statusSummary';
 import { verdictIcon, verdictRank, verdictShortName, verdictToken } from '../../../src/core/tree/verdictPresentation';
 import { classification, minutesAgo, NOW, PLEG_MESSAGE } from './nodeFixtures';
 
@@ -34,19 +35,40 @@ describe('contextValue tokens', () => {
 
 describe('status bar summary', () => {
   const base = { contexts: 2, connecting: 0, failed: 0, total: 10, unhealthy: 0, pleg: 0 };
-  it('counts PLEG nodes with the warning background', () => {
-    expect(summarizeStatus({ ...base, unhealthy: 3, pleg: 2 }, t)).toMatchObject({ visible: true, text: '$(pulse) PLEG: 2 nodes', severity: 'warning' });
-    expect(summarizeStatus({ ...base, unhealthy: 1, pleg: 1 }, t).text).toBe('$(pulse) PLEG: 1 node');
-    expect(summarizeStatus({ ...base, unhealthy: 3, pleg: 2 }, t).tooltip).toContain('1 other node is not ready');
+  const nodes: UnhealthyNode[] = [
+    { context: 'prod', name: 'n-07', verdict: 'pleg' },
+    { context: 'prod', name: 'n-09', verdict: 'pleg' },
+    { context: 'stage', name: 's-03', verdict: 'runtime-down' },
+  ];
+
+  it('counts NotReady nodes and how many are PLEG, with the warning background while any is', () => {
+    expect(summarizeStatus({ ...base, unhealthy: 3, pleg: 2 }, t, nodes)).toMatchObject({ visible: true, text: '$(pulse) 3 nodes NotReady, 2 PLEG', severity: 'warning' });
+    expect(summarizeStatus({ ...base, unhealthy: 1, pleg: 1 }, t, nodes.slice(0, 1)).text).toBe('$(pulse) 1 node NotReady (PLEG)');
+    expect(summarizeStatus({ ...base, unhealthy: 2, pleg: 2 }, t, nodes.slice(0, 2)).text).toBe('$(pulse) 2 nodes NotReady (PLEG)');
   });
-  it('says ok when no node has PLEG trouble, and mentions other NotReady nodes', () => {
-    expect(summarizeStatus(base, t)).toMatchObject({ visible: true, text: '$(pulse) PLEG: ok', severity: 'none' });
-    expect(summarizeStatus({ ...base, unhealthy: 2 }, t)).toMatchObject({ text: '$(pulse) PLEG: ok · 2 NotReady', severity: 'none' });
+
+  it('names the nodes in the tooltip, PLEG ones first, the others with their verdict', () => {
+    const tip = summarizeStatus({ ...base, unhealthy: 3, pleg: 2 }, t, nodes).tooltip.split('\n');
+    expect(tip[0]).toBe('PLEG not healthy: n-07 in prod, n-09 in prod');
+    expect(tip[1]).toBe('NotReady for other reasons: s-03 in stage (Runtime down)');
+    expect(tip).toContain('10 nodes in 2 contexts');
+    const many = Array.from({ length: MAX_NAMED + 3 }, (_, i) => ({ context: 'c', name: `x${i}`, verdict: 'pleg' as const }));
+    expect(summarizeStatus({ ...base, unhealthy: many.length, pleg: many.length }, t, many).tooltip.split('\n')[0]).toMatch(/, and 3 more$/);
   });
+
+  it('says "none PLEG" rather than "ok" when nodes are NotReady for other reasons, and all Ready otherwise', () => {
+    expect(summarizeStatus(base, t)).toMatchObject({ visible: true, text: '$(pulse) All 10 nodes Ready', severity: 'none' });
+    expect(summarizeStatus({ ...base, unhealthy: 2 }, t, [nodes[2] as UnhealthyNode, { context: 'prod', name: 'n-11', verdict: 'lease-lost' }])).toMatchObject({
+      text: '$(pulse) 2 nodes NotReady, none PLEG',
+      severity: 'none',
+    });
+    expect(summarizeStatus({ ...base, unhealthy: 1 }, t).text).toBe('$(pulse) 1 node NotReady, not PLEG');
+  });
+
   it('is hidden without contexts and shows progress or failure before any node is known', () => {
     expect(summarizeStatus({ ...base, contexts: 0, total: 0 }, t).visible).toBe(false);
     expect(summarizeStatus({ ...base, total: 0, connecting: 2 }, t).text).toBe('$(loading~spin) PLEG');
-    expect(summarizeStatus({ ...base, total: 0, failed: 2 }, t).text).toBe('$(error) PLEG: no cluster');
+    expect(summarizeStatus({ ...base, total: 0, failed: 2 }, t).text).toBe('$(error) PLEG Doctor: no cluster reachable');
   });
 });
 
@@ -67,12 +89,14 @@ describe('tooltip markdown', () => {
   });
 
   it('has the kubelet message verbatim, PLEG timing, pods n/max and versions', () => {
-    const md = nodeTooltipMarkdown(c, 'prod', { kind: 'count', count: 42 }, NOW, t);
+    const md = nodeTooltipMarkdown(c, 'prod', { kind: 'count', count: 42 }, NOW, t, { clock: { locale: 'en-GB', timeZone: 'UTC' } });
     expect(md).toContain('```text\n' + PLEG_MESSAGE + '\n```');
     expect(md).toContain('PLEG last relisted 3m46.752815514s ago; the kubelet reports NotReady above 3m0s.');
     expect(md).toContain('Pods: 42 / 110');
     expect(md).toContain('kubelet v1\\.32\\.0');
-    expect(md).toContain('12m ago');
+    // Local time and a relative age, never the raw ISO timestamp.
+    expect(md).toContain('since 03:48:00 \\(12 min ago\\)');
+    expect(md).not.toMatch(/\d{4}-\d\d-\d\dT/);
     expect(md).toContain('Cordoned (unschedulable)');
     expect(md).toContain('`node.kubernetes.io/not-ready:NoSchedule`');
   });

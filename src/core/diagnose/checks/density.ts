@@ -1,6 +1,10 @@
 // Root cause 5: too many pods or containers — exited ones included, since every relist lists them all.
 // Thresholds from the field guide: KubeletTooManyPods fires above 95 % of the node's pod capacity, and
-// more than 1000 exited containers pushed a relist past 3 minutes (#45419, #95750).
+// more than 1000 exited containers pushed a relist past 3 minutes (#45419, #95750). Below that, more exited
+// containers than both the pod capacity and the live containers is already a warning: the kubelet's
+// container GC keeps one dead container per pod container by default (--maximum-dead-containers-per-
+// container=1), so such a pile means GC is not keeping up or the containers are not the kubelet's (a CNI
+// bug, a CI job), and every relist pays for them.
 
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import type { CheckContext } from '../checkContext';
@@ -34,17 +38,31 @@ export const densityCheck: Check = {
     const exitedMetric = ctx.metrics?.runningContainers?.['exited'];
     const exited =
       exitedMetric ?? (ctx.snapshot !== undefined ? ctx.snapshot.containers.filter((c) => c.state === 'CONTAINER_EXITED').length : undefined);
+    const runningMetric = ctx.metrics?.runningContainers?.['running'];
+    const live = runningMetric ?? (ctx.snapshot !== undefined ? ctx.snapshot.containers.filter((c) => c.state === 'CONTAINER_RUNNING').length : undefined);
+    let exitedLimit = TOO_MANY_EXITED;
     if (exited !== undefined) {
       const text = exitedMetric !== undefined ? `${quoted('kubelet_running_containers{container_state="exited"}')} = ${exited}` : `${exited} exited containers in the CRI snapshot`;
+      const pileLimit = capacity !== undefined && capacity > 0 ? Math.max(capacity, live ?? 0) : undefined;
       if (exited > TOO_MANY_EXITED) lines.push({ origin: exitedMetric !== undefined ? 'metrics' : 'nodeSide', text });
-      else facts.push(text);
+      else if (pileLimit !== undefined && exited > pileLimit) {
+        exitedLimit = pileLimit;
+        lines.push({
+          origin: exitedMetric !== undefined ? 'metrics' : 'nodeSide',
+          text: `${text}: more than the pod capacity (${capacity}, ${capacityOrigin}) and the ${live ?? 0} running containers`,
+        });
+      } else facts.push(text);
     }
     if (lines.length > 0) {
-      const tooManyExited = exited !== undefined && exited > TOO_MANY_EXITED;
+      const tooManyExited = exited !== undefined && exited > exitedLimit;
       return found({
         cause: 5,
         severity: 'warning',
-        title: tooManyExited ? `More than ${TOO_MANY_EXITED} exited containers on the node` : 'The node runs more than 95 % of its pod capacity',
+        title: tooManyExited
+          ? exitedLimit === TOO_MANY_EXITED
+            ? `More than ${TOO_MANY_EXITED} exited containers on the node`
+            : 'More exited containers than the node’s pod capacity: container GC is not keeping up'
+          : 'The node runs more than 95 % of its pod capacity',
         summary:
           'Every relist lists every container, exited ones included, and inspects each changed pod one after ' +
           'another; at this density a relist (and the first one after a kubelet restart) can pass the 3 minute ' +

@@ -183,7 +183,8 @@ export const stuckContainerCheck: Check = {
     if (statusOps.length > 0) {
       return clear(statusOps.map((o) => `${o.name}: ${o.errorsDelta ?? o.errors ?? 0} errors, p99 ${o.p99Seconds !== undefined ? seconds(o.p99Seconds) : 'n/a'}`).join('; '));
     }
-    if (ctx.snapshot !== undefined) return clear('every sandbox and container answered its status call in the CRI snapshot');
+    if (ctx.snapshot?.budget?.exhausted === true) return noEvidence('the CRI snapshot ran out of its budget before every sandbox and container was asked');
+    if (ctx.snapshot !== undefined) return clear('every sandbox and container answered its status and stats calls in the CRI snapshot');
     if (ctx.metrics !== undefined) return clear('no status call has failed or waited out the deadline (no podsandbox_status samples yet)');
     return noEvidence(missingNotes(ctx.evidence, ['metrics', 'goroutines', 'nodeSide']));
   },

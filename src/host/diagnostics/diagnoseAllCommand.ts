@@ -1,0 +1,105 @@
+// "Diagnose All NotReady Nodes": every unhealthy node of every loaded context, diagnosed from the API tier
+// (the Node, its events and pod count, the kubelet through the node proxy; no SSH, so twenty nodes never
+// mean twenty host-key prompts), a few at a time. Each result goes under its node in the tree as it
+// arrives; the progress notification counts them and its Cancel stops everything at once. The summary
+// at the end names the nodes with a failing check.
+
+import * as vscode from 'vscode';
+import type { NodeEntry } from '../../core/tree/contextNodes';
+import { isUnhealthy } from '../../core/tree/verdictPresentation';
+import { anyCheckFails } from '../../core/diagnose/verdicts';
+import type { Logger } from '../../core/util/logger';
+import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
+import { DEFAULT_MANY_CONCURRENCY, diagnoseMany, type ManyOutcome } from '../../infra/diagnose/diagnoseMany';
+import { CommandIds } from '../../shared/commandIds';
+import type { ClusterSession } from '../cluster/clusterSession';
+import { t } from '../l10n';
+import type { DiagnosisResults } from '../views/diagnosisChildren';
+import { readDiagnosticsConfig } from './diagnosticsConfig';
+
+export interface DiagnoseAllDeps {
+  session: ClusterSession;
+  results: DiagnosisResults;
+  logger: Logger;
+}
+
+export function notReadyEntries(session: ClusterSession): NodeEntry[] {
+  return session.model.groups().flatMap((group) => group.rows().filter((entry) => isUnhealthy(entry.classification.verdict)));
+}
+
+export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> {
+  const { logger, session, results } = deps;
+  const gateway = session.kube;
+  if (gateway === undefined) {
+    void vscode.window.showErrorMessage(t('Diagnose All NotReady Nodes: the kubeconfig is not loaded yet'));
+    return;
+  }
+  const { config, problems } = readDiagnosticsConfig();
+  if (problems.length > 0) {
+    void vscode.window.showErrorMessage(t('Diagnose All NotReady Nodes: fix the diagnostics settings first: {0}', problems.map((p) => p.message).join('; ')));
+    return;
+  }
+  const targets = notReadyEntries(session);
+  if (targets.length === 0) {
+    void vscode.window.showInformationMessage(t('No NotReady nodes to diagnose.'));
+    return;
+  }
+  logger.info(`diagnose all: ${targets.length} NotReady nodes, ${DEFAULT_MANY_CONCURRENCY} at a time, API tier only (no SSH)`);
+  const started = performance.now();
+  const failing: string[] = [];
+  const failed: string[] = [];
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Diagnosing {0} NotReady nodes', targets.length), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => {
+        logger.info('diagnose all: cancel requested');
+        controller.abort(new Error('cancelled by the user'));
+      });
+      try {
+        return await diagnoseMany({
+          nodes: targets,
+          concurrency: DEFAULT_MANY_CONCURRENCY,
+          signal: controller.signal,
+          collect: (entry, signal) =>
+            collectNodeEvidence({
+              gateway,
+              context: entry.context,
+              node: entry.node,
+              useNodeProxy: config.useNodeProxy,
+              proxyTimeoutMs: config.proxyTimeoutMs,
+              metricsIntervalMs: config.metricsIntervalMs,
+              nodeSideSkipReason: 'Diagnose All NotReady Nodes reads the API tier only; run Diagnose Node on this node for the node side',
+              logger,
+              signal,
+            }),
+          onResult: (result: ManyOutcome<NodeEntry>, done, total) => {
+            const label = `${result.node.context}/${result.node.name}`;
+            if (result.kind === 'done') {
+              results.set(result.diagnosis);
+              if (anyCheckFails(result.diagnosis)) failing.push(result.node.name);
+              logger.info(`diagnose all: ${label}: ${result.diagnosis.headline} (${result.ms} ms)`);
+            } else {
+              failed.push(result.node.name);
+              logger.warn(`diagnose all: ${label} could not be diagnosed: ${result.error}`);
+            }
+            progress.report({ message: t('{0} of {1} done', done, total), increment: 100 / total });
+          },
+        });
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+  const ms = Math.round(performance.now() - started);
+  logger.info(`diagnose all: ${outcome.outcomes.length} of ${targets.length} diagnosed in ${ms} ms${outcome.cancelled ? ' (cancelled)' : ''}`);
+  const summary = outcome.cancelled
+    ? t('Diagnose All NotReady Nodes cancelled: {0} of {1} diagnosed.', outcome.outcomes.length, targets.length)
+    : failing.length > 0
+      ? t('{0} of {1} NotReady nodes have a failing check: {2}', failing.length, targets.length, failing.slice(0, 5).join(', ') + (failing.length > 5 ? ', …' : ''))
+      : t('{0} NotReady nodes diagnosed: no check fails.', targets.length);
+  const extra = failed.length > 0 ? ` ${t('{0} could not be diagnosed (see the log).', failed.length)}` : '';
+  if (failing.length > 0 || failed.length > 0) {
+    void vscode.window.showWarningMessage(summary + extra, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));
+  } else void vscode.window.showInformationMessage(summary + extra);
+}
