@@ -5,6 +5,7 @@
 import { benchActivation } from './activation';
 import { benchDiagnose } from './diagnose';
 import { benchKube } from './kube';
+import { benchLogs } from './logs';
 import { benchNodeAccess } from './nodeAccess';
 import { benchPleg } from './pleg';
 
@@ -14,6 +15,7 @@ const suites: Array<[string, () => Promise<string[]>]> = [
   ['Kubernetes access and node tree (5,000 nodes)', benchKube],
   ['Node access: CRI snapshot over SSH', benchNodeAccess],
   ['Diagnose Node (API tier on the stand-in, real kubelet recordings)', benchDiagnose],
+  ['Kubelet log reader and language server', benchLogs],
 ];
 
 async function main(): Promise<void> {
