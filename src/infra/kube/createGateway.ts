@@ -100,13 +100,23 @@ class Gateway implements KubeGateway {
   }
 
   private async getJson(context: string, path: string, query: Record<string, string | number | undefined>, what: { verb: string; resource: string }, signal?: AbortSignal): Promise<unknown> {
+    return this.request(context, what, signal, (client, options) => client.getJson(path, query, options));
+  }
+
+  /** One API request with the gateway's deadline and the caller's cancel; failures become KubeRequestError. */
+  private async request<T>(
+    context: string,
+    what: { verb: string; resource: string },
+    signal: AbortSignal | undefined,
+    send: (client: KubeClient, options: { signal: AbortSignal; timeoutMs: number }) => Promise<T>,
+  ): Promise<T> {
     let server = '';
     try {
       const ctx = this.resolve(context);
       server = ctx.info.server;
       const client = await this.client(ctx);
       const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
-      return await client.getJson(path, query, { signal: combined, timeoutMs: this.watchOptions.requestTimeoutMs });
+      return await send(client, { signal: combined, timeoutMs: this.watchOptions.requestTimeoutMs });
     } catch (err) {
       if (signal?.aborted) throw signal.reason ?? err;
       throw new KubeRequestError(toClusterError(err, { server, ...what }));
@@ -163,20 +173,12 @@ class Gateway implements KubeGateway {
 
   async setUnschedulable(context: string, node: string, unschedulable: boolean, signal?: AbortSignal): Promise<KubeNode> {
     checkNodeName(node);
-    let server = '';
-    try {
-      const ctx = this.resolve(context);
-      server = ctx.info.server;
-      const client = await this.client(ctx);
-      const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
-      const body = JSON.stringify({ spec: { unschedulable } });
+    const body = JSON.stringify({ spec: { unschedulable } });
+    const answer = await this.request(context, { verb: 'patch', resource: 'nodes' }, signal, (client, options) => {
       if (client.patchJson === undefined) throw new Error('this Kubernetes client cannot send PATCH requests');
-      const answer = await client.patchJson(`/api/v1/nodes/${encodeURIComponent(node)}`, body, 'application/strategic-merge-patch+json', { signal: combined, timeoutMs: this.watchOptions.requestTimeoutMs });
-      return slimNode(answer);
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason ?? err;
-      throw new KubeRequestError(toClusterError(err, { server, verb: 'patch', resource: 'nodes' }));
-    }
+      return client.patchJson(`/api/v1/nodes/${encodeURIComponent(node)}`, body, 'application/strategic-merge-patch+json', options);
+    });
+    return slimNode(answer);
   }
 
   async nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult> {
