@@ -1,5 +1,6 @@
 // The check catalog, in the fixed order the report lists it (the symptom and the lease first, then the
-// field guide's §6 causes 1–12, then the two endpoint-level checks).
+// field guide's §6 causes 1–12 with the known-bad versions beside the kernel, then the two endpoint-level
+// checks).
 
 import type { Check } from './check';
 import { cniCheck } from './checks/cni';
@@ -8,6 +9,7 @@ import { eventedPlegCheck } from './checks/eventedPleg';
 import { eventStormCheck } from './checks/eventStorm';
 import { hungMountCheck } from './checks/hungMount';
 import { kernelRegressionCheck } from './checks/kernelRegression';
+import { knownBadVersionCheck } from './checks/knownBadVersion';
 import { leaseLostCheck } from './checks/leaseLost';
 import { nodeLoadCheck } from './checks/nodeLoad';
 import { plegDeadlockCheck } from './checks/plegDeadlock';
@@ -32,6 +34,7 @@ export const CHECK_CATALOG: readonly Check[] = [
   hungMountCheck,
   nodeLoadCheck,
   kernelRegressionCheck,
+  knownBadVersionCheck,
   startupTransientCheck,
   eventedPlegCheck,
   syncloopHealthzCheck,

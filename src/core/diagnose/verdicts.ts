@@ -42,6 +42,7 @@ export const CHECK_TAXONOMY: Readonly<Record<string, { cause: DiagnosisCause; ti
   'hung-mount': { cause: 'network-mount', tier: 'node' },
   'node-load': { cause: 'node-load', tier: 'node' },
   'kernel-regression': { cause: 'kernel', tier: 'api' },
+  'known-bad-version': { cause: 'known-bad-version', tier: 'api' },
   'startup-transient': { cause: 'startup-transient', tier: 'api' },
   'evented-pleg': { cause: 'evented-pleg', tier: 'api' },
   'syncloop-healthz': { cause: 'kubelet-down', tier: 'api' },

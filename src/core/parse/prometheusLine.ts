@@ -1,8 +1,8 @@
-// Line-level lexing of the Prometheus text format 0.0.4 for prometheusText.ts: sample lines (name, labels
-// with their three escapes, value, optional timestamp) and the HELP/TYPE comments. Every rejection names
-// the line number and quotes the line.
+// Line-level pieces of the Prometheus text format 0.0.4 for prometheusText.ts: the error type, floats, and
+// the HELP/TYPE comments (a few hundred lines per body, so plain string code). Sample lines, the bulk of a
+// body, are scanned in place by prometheusSample.ts. Every rejection names the line number and quotes it.
 
-import type { MetricType, Sample } from './prometheusText';
+import type { MetricType } from './prometheusText';
 
 export class PrometheusTextError extends Error {
   override readonly name = 'PrometheusTextError';
@@ -17,17 +17,64 @@ export class PrometheusTextError extends Error {
 }
 
 const METRIC_TYPES: ReadonlySet<string> = new Set<MetricType>(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const SPECIAL_FLOAT = /^([+-]?)(inf|infinity|nan)$/i;
-const INTEGER = /^-?\d+$/;
 
-/** A Go `strconv.ParseFloat` value as Prometheus writes it: decimals, exponents, NaN, ±Inf. */
-export function parsePrometheusFloat(token: string): number | undefined {
-  if (FLOAT.test(token)) return Number(token);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * The float in `s[from, to)`, written as Go's `strconv.ParseFloat` accepts it and Prometheus writes it:
+ * `[+-]?(digits[.digits]|.digits)([eE][+-]?digits)?`, NaN, ±Inf. Scanned by char code so a sample line's
+ * value needs no substring when it is a plain integer (counts and bucket values mostly are).
+ */
+export function scanPrometheusFloat(s: string, from: number, to: number): number | undefined {
+  let p = from;
+  let c = s.charCodeAt(p);
+  const signed = from < to && (c === 43 || c === 45); // + -
+  if (signed) c = s.charCodeAt(++p);
+  let intDigits = 0;
+  let whole = 0;
+  while (p < to && isDigit(c)) {
+    whole = whole * 10 + (c - 48);
+    intDigits++;
+    c = s.charCodeAt(++p);
+  }
+  let fracDigits = 0;
+  const dot = p < to && c === 46;
+  if (dot) {
+    c = s.charCodeAt(++p);
+    while (p < to && isDigit(c)) {
+      fracDigits++;
+      c = s.charCodeAt(++p);
+    }
+  }
+  if (intDigits + fracDigits === 0) return specialFloat(s.slice(from, to));
+  const exponent = p < to && (c === 101 || c === 69); // e E
+  if (exponent) {
+    c = s.charCodeAt(++p);
+    if (p < to && (c === 43 || c === 45)) c = s.charCodeAt(++p);
+    let expDigits = 0;
+    while (p < to && isDigit(c)) {
+      expDigits++;
+      c = s.charCodeAt(++p);
+    }
+    if (expDigits === 0) return undefined;
+  }
+  if (p !== to) return undefined;
+  // Up to 15 digits an integer is exact in a double; anything else gets JavaScript's correctly rounded parse.
+  if (!signed && !dot && !exponent && intDigits <= 15) return whole;
+  return Number(s.slice(from, to));
+}
+
+function specialFloat(token: string): number | undefined {
   const special = SPECIAL_FLOAT.exec(token);
   if (special === null) return undefined;
   if ((special[2] ?? '').toLowerCase() === 'nan') return NaN;
   return special[1] === '-' ? -Infinity : Infinity;
+}
+
+/** A Go `strconv.ParseFloat` value as Prometheus writes it: decimals, exponents, NaN, ±Inf. */
+export function parsePrometheusFloat(token: string): number | undefined {
+  return scanPrometheusFloat(token, 0, token.length);
 }
 
 export interface Declaration {
@@ -49,16 +96,7 @@ function metricNameEnd(s: string, from: number): number {
   return i;
 }
 
-function labelNameEnd(s: string, from: number): number {
-  let i = from;
-  const first = s[i];
-  if (first === undefined || !isNameStart(first)) return from;
-  i++;
-  for (let c = s[i]; c !== undefined && isNameChar(c); c = s[++i]);
-  return i;
-}
-
-export function skipBlanks(s: string, from: number): number {
+function skipBlanks(s: string, from: number): number {
   let i = from;
   while (isBlank(s[i])) i++;
   return i;
@@ -98,82 +136,4 @@ export function parseComment(line: string, from: number, lineNo: number, declara
 function unescapeHelp(s: string): string {
   if (!s.includes('\\')) return s;
   return s.replace(/\\([\\n])/g, (_m, c: string) => (c === 'n' ? '\n' : '\\'));
-}
-
-export function parseSampleLine(line: string, start: number, lineNo: number): Sample {
-  const nameEnd = metricNameEnd(line, start);
-  if (nameEnd === start) throw new PrometheusTextError(lineNo, 'expected a metric name', line);
-  const name = line.slice(start, nameEnd);
-  let i = nameEnd;
-  const entries: [string, string][] = [];
-  if (line[i] === '{') {
-    i = parseLabels(line, i + 1, lineNo, entries);
-  } else if (!isBlank(line[i])) {
-    throw new PrometheusTextError(lineNo, `invalid character after metric name "${name}"`, line);
-  }
-  i = skipBlanks(line, i);
-  const valueStart = i;
-  while (i < line.length && !isBlank(line[i]) && line[i] !== '\r') i++;
-  const valueToken = line.slice(valueStart, i);
-  if (valueToken === '') throw new PrometheusTextError(lineNo, `missing value for ${name}`, line);
-  const value = parsePrometheusFloat(valueToken);
-  if (value === undefined) throw new PrometheusTextError(lineNo, `invalid value "${valueToken}"`, line);
-  const sample: Sample = { name, labels: Object.fromEntries(entries), value };
-  i = skipBlanks(line, i);
-  const rest = line.slice(i).replace(/[ \t\r]+$/, '');
-  if (rest !== '') {
-    if (!INTEGER.test(rest)) throw new PrometheusTextError(lineNo, `invalid timestamp "${rest}"`, line);
-    const timestampMs = Number(rest);
-    if (!Number.isSafeInteger(timestampMs)) throw new PrometheusTextError(lineNo, `timestamp out of range "${rest}"`, line);
-    sample.timestampMs = timestampMs;
-  }
-  return sample;
-}
-
-/** Parses `name="value",…}` from `from` (just after `{`); returns the index after `}`. */
-function parseLabels(line: string, from: number, lineNo: number, entries: [string, string][]): number {
-  let i = from;
-  for (;;) {
-    i = skipBlanks(line, i);
-    if (line[i] === '}') return i + 1;
-    const nameEnd = labelNameEnd(line, i);
-    if (nameEnd === i) throw new PrometheusTextError(lineNo, `expected a label name at column ${i + 1}`, line);
-    const labelName = line.slice(i, nameEnd);
-    // A handful of labels per line: a scan is cheaper than a Set per line.
-    if (entries.some((e) => e[0] === labelName)) throw new PrometheusTextError(lineNo, `duplicate label "${labelName}"`, line);
-    i = skipBlanks(line, nameEnd);
-    if (line[i] !== '=') throw new PrometheusTextError(lineNo, `expected "=" after label "${labelName}"`, line);
-    i = skipBlanks(line, i + 1);
-    if (line[i] !== '"') throw new PrometheusTextError(lineNo, `expected a quoted value for label "${labelName}"`, line);
-    i++;
-    let value = '';
-    let chunkStart = i;
-    for (;;) {
-      const c = line[i];
-      if (c === undefined) throw new PrometheusTextError(lineNo, `unterminated value of label "${labelName}"`, line);
-      if (c === '"') break;
-      if (c === '\\') {
-        const next = line[i + 1];
-        let decoded: string;
-        if (next === '\\') decoded = '\\';
-        else if (next === '"') decoded = '"';
-        else if (next === 'n') decoded = '\n';
-        else throw new PrometheusTextError(lineNo, `invalid escape "\\${next ?? ''}" in label "${labelName}"`, line);
-        value += line.slice(chunkStart, i) + decoded;
-        i += 2;
-        chunkStart = i;
-        continue;
-      }
-      i++;
-    }
-    value += line.slice(chunkStart, i);
-    entries.push([labelName, value]);
-    i = skipBlanks(line, i + 1);
-    if (line[i] === ',') {
-      i++;
-      continue;
-    }
-    if (line[i] === '}') return i + 1;
-    throw new PrometheusTextError(lineNo, `expected "," or "}" after label "${labelName}"`, line);
-  }
 }

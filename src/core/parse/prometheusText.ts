@@ -1,11 +1,14 @@
 // The Prometheus text exposition format 0.0.4, which is what the kubelet's /metrics serves (~130 KB on a
-// small node). One pass over the lines collects samples and the HELP/TYPE declarations; a second pass over
-// the samples groups them into families. Two passes because real bodies (and hand-written demo bodies) may
-// put a sample before its TYPE line, and a histogram's `_bucket` samples can only be attributed to their
-// family once its TYPE is known. Anything that does not fit throws PrometheusTextError with the line.
+// small node, several MB on a big one). One pass over the lines scans samples in place (prometheusSample.ts)
+// and collects the HELP/TYPE declarations; a second pass over the samples groups them into families. Two
+// passes because real bodies (and hand-written demo bodies) may put a sample before its TYPE line, and a
+// histogram's `_bucket` samples can only be attributed to their family once its TYPE is known. Anything
+// that does not fit throws PrometheusTextError with the line: syntax errors of the first pass before any
+// error of the second, each pass in line order.
 
 import type { Declaration } from './prometheusLine';
-import { PrometheusTextError, parseComment, parsePrometheusFloat, parseSampleLine, skipBlanks } from './prometheusLine';
+import { PrometheusTextError, parseComment, parsePrometheusFloat } from './prometheusLine';
+import { SampleScanner, sameSeries } from './prometheusSample';
 
 // Callers catch the error and read floats through this module, where the format's entry point is.
 export { PrometheusTextError, parsePrometheusFloat };
@@ -29,32 +32,105 @@ export interface MetricFamily {
   samples: Sample[];
 }
 
-interface RawSample {
-  sample: Sample;
-  line: number;
-  text: string;
+/** What the first pass hands the second: samples with where they were, and names in order of appearance. */
+interface Scanned {
+  samples: Sample[];
+  /** Where each sample's line starts in the text; its number is counted again only for an error. */
+  lineStarts: number[];
+  /** Index of the first sample whose series appeared before, or -1. */
+  firstDuplicate: number;
+  /** Distinct names in order of first appearance, as a declaration or as a sample (they group differently). */
+  order: { name: string; declared: boolean }[];
+  declarations: Map<string, Declaration>;
 }
 
 /** Parses the whole exposition text into families, in the order their first line appeared. */
 export function parsePrometheusText(text: string): MetricFamily[] {
+  return groupFamilies(text, scan(text));
+}
+
+function scan(text: string): Scanned {
   const declarations = new Map<string, Declaration>();
-  // Names in order of first appearance (declaration or sample), resolved to families afterwards.
-  const firstSeen: { name: string; raw?: RawSample }[] = [];
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    const lineNo = index + 1;
-    const start = skipBlanks(line, 0);
-    if (start === line.length || (line[start] === '\r' && start === line.length - 1)) continue;
-    if (line[start] === '#') {
-      const declared = parseComment(line, start + 1, lineNo, declarations);
-      if (declared !== undefined) firstSeen.push({ name: declared });
-      continue;
+  const scanned: Scanned = { samples: [], lineStarts: [], firstDuplicate: -1, order: [], declarations };
+  const scanner = new SampleScanner(text);
+  const series = new SeriesTable();
+  const sampleNames = new Set<string>();
+  let lastName = '';
+  let lineNo = 0;
+  for (let lineStart = 0; ; ) {
+    let end = text.indexOf('\n', lineStart);
+    if (end === -1) end = text.length;
+    lineNo++;
+    let start = lineStart;
+    for (let c = text.charCodeAt(start); start < end && (c === 32 || c === 9); c = text.charCodeAt(++start));
+    const first = start < end ? text.charCodeAt(start) : -1;
+    if (first === 35) {
+      // '#': comments are a few hundred lines per body; they get a substring and plain string code.
+      const line = text.slice(lineStart, end);
+      const declared = parseComment(line, start - lineStart + 1, lineNo, declarations);
+      if (declared !== undefined) scanned.order.push({ name: declared, declared: true });
+    } else if (first !== -1 && !(first === 13 && start === end - 1)) {
+      const sample = scanner.scan(start, end, lineStart, lineNo);
+      if (series.isDuplicate(scanner.seriesHash, sample, scanned.samples) && scanned.firstDuplicate === -1) {
+        scanned.firstDuplicate = scanned.samples.length;
+      }
+      // Names are interned by the scanner, so the common case (same name as the line before) is one compare.
+      if (sample.name !== lastName) {
+        lastName = sample.name;
+        if (!sampleNames.has(lastName)) {
+          sampleNames.add(lastName);
+          scanned.order.push({ name: lastName, declared: false });
+        }
+      }
+      scanned.samples.push(sample);
+      scanned.lineStarts.push(lineStart);
     }
-    const raw: RawSample = { sample: parseSampleLine(line, start, lineNo), line: lineNo, text: line };
-    firstSeen.push({ name: raw.sample.name, raw });
+    if (end === text.length) break;
+    lineStart = end + 1;
   }
-  return groupFamilies(firstSeen, declarations);
+  return scanned;
+}
+
+/**
+ * The series seen so far, for the duplicate check: an open-addressing table of sample indexes keyed by the
+ * scanner's series hash, in two typed arrays (a Map or a Set of string keys for ~50,000 series was a fifth
+ * of the parse, most of it garbage collection). A hash match is confirmed with sameSeries.
+ */
+class SeriesTable {
+  private hashes = new Int32Array(1024);
+  private indexes = new Int32Array(1024); // sample index + 1; 0 = empty slot
+  private size = 0;
+
+  /** Whether `sample` repeats a series among `samples`; records it (as index samples.length) when it does not. */
+  isDuplicate(hash: number, sample: Sample, samples: readonly Sample[]): boolean {
+    const mask = this.indexes.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const stored = this.indexes[slot] as number;
+      if (stored === 0) {
+        this.hashes[slot] = hash;
+        this.indexes[slot] = samples.length + 1;
+        if (++this.size * 2 > this.indexes.length) this.grow();
+        return false;
+      }
+      if (this.hashes[slot] === hash && sameSeries(samples[stored - 1] as Sample, sample)) return true;
+    }
+  }
+
+  private grow(): void {
+    const { hashes, indexes } = this;
+    this.hashes = new Int32Array(indexes.length * 2);
+    this.indexes = new Int32Array(indexes.length * 2);
+    const mask = this.indexes.length - 1;
+    for (let i = 0; i < indexes.length; i++) {
+      const stored = indexes[i] as number;
+      if (stored === 0) continue;
+      const hash = hashes[i] as number;
+      let slot = hash & mask;
+      while (this.indexes[slot] !== 0) slot = (slot + 1) & mask;
+      this.hashes[slot] = hash;
+      this.indexes[slot] = stored;
+    }
+  }
 }
 
 /** The family a sample name belongs to, given every TYPE in the text. */
@@ -70,18 +146,31 @@ function familyOf(name: string, declarations: Map<string, Declaration>): string 
   return name;
 }
 
-function groupFamilies(firstSeen: { name: string; raw?: RawSample }[], declarations: Map<string, Declaration>): MetricFamily[] {
+/** What the shape check must verify for samples of one name. */
+const enum Role {
+  Free,
+  HistogramBucket,
+  HistogramBare,
+  SummaryQuantile,
+}
+
+interface NameInfo {
+  family: MetricFamily;
+  role: Role;
+}
+
+function roleOf(name: string, family: MetricFamily): Role {
+  if (family.type === 'histogram') {
+    if (name === `${family.name}_bucket`) return Role.HistogramBucket;
+    if (name === family.name) return Role.HistogramBare;
+  } else if (family.type === 'summary' && name === family.name) return Role.SummaryQuantile;
+  return Role.Free;
+}
+
+function groupFamilies(text: string, scanned: Scanned): MetricFamily[] {
+  const { declarations } = scanned;
   const families = new Map<string, MetricFamily>();
-  const seriesKeys = new Set<string>();
-  // A /metrics has thousands of samples but a few hundred names: resolve each name once.
-  const familyByName = new Map<string, string>();
-  for (const { name, raw } of firstSeen) {
-    let familyName = name;
-    if (raw !== undefined) {
-      const known = familyByName.get(name);
-      familyName = known ?? familyOf(name, declarations);
-      if (known === undefined) familyByName.set(name, familyName);
-    }
+  const familyFor = (familyName: string): MetricFamily => {
     let family = families.get(familyName);
     if (family === undefined) {
       const declaration = declarations.get(familyName);
@@ -89,49 +178,57 @@ function groupFamilies(firstSeen: { name: string; raw?: RawSample }[], declarati
       if (declaration?.help !== undefined) family.help = declaration.help;
       families.set(familyName, family);
     }
-    if (raw === undefined) continue;
-    checkSampleShape(family, raw);
-    const key = seriesKey(raw.sample);
-    if (seriesKeys.has(key)) throw new PrometheusTextError(raw.line, `duplicate series ${raw.sample.name}`, raw.text);
-    seriesKeys.add(key);
-    family.samples.push(raw.sample);
+    return family;
+  };
+  // A /metrics has thousands of samples but a few hundred names: resolve each name once, in the order the
+  // names first appeared, which is also the order the families first appear.
+  const infoByName = new Map<string, NameInfo>();
+  for (const { name, declared } of scanned.order) {
+    if (declared) {
+      familyFor(name);
+      continue;
+    }
+    const family = familyFor(familyOf(name, declarations));
+    infoByName.set(name, { family, role: roleOf(name, family) });
+  }
+  const { samples, lineStarts, firstDuplicate } = scanned;
+  let lastName = '';
+  let info: NameInfo | undefined;
+  for (let i = 0; i < samples.length; i++) {
+    const sample = samples[i] as Sample;
+    if (sample.name !== lastName || info === undefined) {
+      lastName = sample.name;
+      info = infoByName.get(lastName) as NameInfo;
+    }
+    if (info.role !== Role.Free) checkSampleShape(info, sample, text, lineStarts[i] ?? 0);
+    if (i === firstDuplicate) {
+      shapeError(text, lineStarts[i] ?? 0, `duplicate series ${sample.name}`);
+    }
+    info.family.samples.push(sample);
   }
   return [...families.values()];
 }
 
-function checkSampleShape(family: MetricFamily, raw: RawSample): void {
-  const { sample } = raw;
-  if (family.type === 'histogram') {
-    if (sample.name === `${family.name}_bucket`) {
-      const le = sample.labels['le'];
-      if (le === undefined) throw new PrometheusTextError(raw.line, `histogram bucket ${sample.name} has no "le" label`, raw.text);
-      const bound = parsePrometheusFloat(le);
-      if (bound === undefined || Number.isNaN(bound)) throw new PrometheusTextError(raw.line, `invalid bucket bound le="${le}"`, raw.text);
-    } else if (sample.name === family.name) {
-      throw new PrometheusTextError(raw.line, `sample of histogram ${family.name} must end in _bucket, _sum or _count`, raw.text);
-    }
-  } else if (family.type === 'summary' && sample.name === family.name) {
+function checkSampleShape(info: NameInfo, sample: Sample, text: string, lineStart: number): void {
+  if (info.role === Role.HistogramBucket) {
+    const le = sample.labels['le'];
+    if (le === undefined) shapeError(text, lineStart, `histogram bucket ${sample.name} has no "le" label`);
+    const bound = parsePrometheusFloat(le);
+    if (bound === undefined || Number.isNaN(bound)) shapeError(text, lineStart, `invalid bucket bound le="${le}"`);
+  } else if (info.role === Role.HistogramBare) {
+    shapeError(text, lineStart, `sample of histogram ${info.family.name} must end in _bucket, _sum or _count`);
+  } else {
     const quantile = sample.labels['quantile'];
     if (quantile === undefined || parsePrometheusFloat(quantile) === undefined) {
-      throw new PrometheusTextError(raw.line, `summary sample ${sample.name} needs a numeric "quantile" label`, raw.text);
+      shapeError(text, lineStart, `summary sample ${sample.name} needs a numeric "quantile" label`);
     }
   }
 }
 
-function seriesKey(sample: Sample): string {
-  const names = Object.keys(sample.labels);
-  // Labels usually come sorted; sort only when they do not (the key must not depend on their order).
-  for (let i = 1; i < names.length; i++) {
-    if ((names[i - 1] as string) > (names[i] as string)) {
-      names.sort();
-      break;
-    }
-  }
-  // Length-prefixed parts keep the key unambiguous whatever the label values contain.
-  let key = `${sample.name.length}:${sample.name}`;
-  for (const n of names) {
-    const v = sample.labels[n] ?? '';
-    key += `|${n.length}:${n}=${v.length}:${v}`;
-  }
-  return key;
+/** Throws for the line starting at `lineStart`, counting its number now (errors are rare, lines are many). */
+function shapeError(text: string, lineStart: number, reason: string): never {
+  let lineNo = 1;
+  for (let p = text.indexOf('\n'); p !== -1 && p < lineStart; p = text.indexOf('\n', p + 1)) lineNo++;
+  const end = text.indexOf('\n', lineStart);
+  throw new PrometheusTextError(lineNo, reason, text.slice(lineStart, end === -1 ? text.length : end));
 }

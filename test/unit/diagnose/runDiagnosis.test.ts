@@ -20,6 +20,7 @@ const CATALOG: [string, string][] = [
   ['hung-mount', 'Hung network filesystem'],
   ['node-load', 'Node overloaded'],
   ['kernel-regression', 'Kernel with a known PLEG regression'],
+  ['known-bad-version', 'Known-bad runtime, kubelet, kernel or systemd version'],
   ['startup-transient', 'Kubelet still starting'],
   ['evented-pleg', 'EventedPLEG trouble'],
   ['syncloop-healthz', 'Sync loop stalled (/healthz syncloop)'],
@@ -48,6 +49,7 @@ describe('diagnose', () => {
       ['pleg-health', 'problem'],
       ['runtime-hung', 'problem'],
       ['kernel-regression', 'problem'],
+      ['known-bad-version', 'problem'],
       ['syncloop-healthz', 'problem'],
       ['density', 'warning'],
     ]);

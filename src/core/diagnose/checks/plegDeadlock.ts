@@ -7,6 +7,7 @@ import type { CheckContext } from '../checkContext';
 import type { EvidenceLine, Remediation } from '../diagnosis';
 import { relistGoroutineLine } from '../signals';
 import { missingNote } from '../sourceNotes';
+import { kubeletBeforeDeadlockFix } from '../knownVersions';
 
 const REMEDIATION: Remediation[] = [
   { text: 'Upgrade the kubelet to 1.14 or later, where the send cannot block (PR #72709)', gate: 'destructive' },
@@ -21,7 +22,7 @@ export const plegDeadlockCheck: Check = {
     const version = ctx.kubelet;
     const versionText = ctx.classification.versions.kubelet ?? (version !== undefined ? `1.${version.minor}` : undefined);
     const relist = ctx.goroutines?.relist;
-    const old = version !== undefined && version.minor < 14;
+    const old = kubeletBeforeDeadlockFix(ctx);
     if (relist?.blockedIn === 'chan send') {
       const lines: EvidenceLine[] = [];
       const line = relistGoroutineLine(ctx);
@@ -53,7 +54,7 @@ export const plegDeadlockCheck: Check = {
       });
     }
     if (relist !== undefined) return clear(`the relist goroutine waits in ${relist.blockedIn}, not in a channel send`);
-    if (old) return clear(`kubelet 1.${version.minor} < 1.14, but PLEG is healthy`);
+    if (old && version !== undefined) return clear(`kubelet 1.${version.minor} < 1.14, but PLEG is healthy`);
     return noEvidence(`kubelet version unknown; ${missingNote(ctx.evidence, 'goroutines')}`);
   },
 };

@@ -8,21 +8,9 @@ import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
 import { quoted, seconds } from '../textFormat';
 import { readyFlaps } from '../nodeEvents';
+import { SYSTEMD_COOKIE_FIX, systemdVersion } from '../knownVersions';
 
-const FIXED_IN = 242;
-
-function systemdVersion(ctx: CheckContext): { version: number; line: EvidenceLine } | undefined {
-  const probe = ctx.probes?.systemd;
-  if (probe?.status === 'ok') {
-    return { version: probe.value.version, line: { origin: 'nodeSide', text: `systemctl --version: systemd ${probe.value.version} (${quoted(probe.value.full)})` } };
-  }
-  const os = ctx.classification.versions.osImage ?? '';
-  const kernel = ctx.classification.versions.kernel ?? '';
-  if (/CentOS Linux 7|Red Hat Enterprise Linux Server 7/u.test(os) || /^3\.10\.0-.*\.el7/u.test(kernel)) {
-    return { version: 219, line: { origin: 'node', text: `nodeInfo: ${quoted(os || kernel)} ships systemd 219 (EL7)` } };
-  }
-  return undefined;
-}
+const FIXED_IN = SYSTEMD_COOKIE_FIX;
 
 export const systemdDbusCheck: Check = {
   id: 'systemd-dbus',
