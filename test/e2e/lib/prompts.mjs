@@ -123,12 +123,16 @@ export async function runPaletteCommand(page, title) {
   await input.fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() }).first().waitFor({ timeout: 15_000 });
   // Fuzzy matching also lists longer commands ("Diagnose All NotReady Nodes" for "Diagnose Node"), and the
-  // first row is not always the one asked for: take the row labelled exactly with the title when there is
-  // one (VS Code's own commands may be listed under another category than the caller wrote).
-  const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-  if ((await row.count()) > 0) await row.click();
-  else await page.keyboard.press('Enter');
+  // first row is not always the one asked for: move to the row labelled exactly with the title, by
+  // keyboard as a person would, when there is one (VS Code's own commands may sit under another category).
+  const index = await page.evaluate((wanted) => {
+    for (const row of document.querySelectorAll('.quick-input-list .monaco-list-row')) {
+      if (row.querySelector('.label-name')?.textContent?.trim() === wanted) return Number(row.getAttribute('data-index') ?? '0');
+    }
+    return 0;
+  }, title);
+  for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
 }
 
 /** Dismisses every notification (the built-in command), so the next toast read is about the next action. */
