@@ -193,6 +193,16 @@ export async function pickContextMenuItem(page, target, label) {
     throw new Error(`the context menu has no "${label}" (it shows: ${seen.map((s) => s.trim()).filter(Boolean).join(' | ') || 'nothing'})`);
   }
   await item.first().click({ timeout: 5_000 });
+  // A menu can swallow a click that comes right after it opened (it guards against the right-click's own
+  // release); a click that was taken closes the menu. If it is still open, choose the item by keyboard.
+  const menu = page.locator('.context-view .monaco-menu').first();
+  if (!(await menu.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false))) {
+    await item.first().hover({ timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {
+      throw new Error(`the context menu stayed open after choosing "${label}"`);
+    });
+  }
   // The menu closes with the pointer over the row: move it away before the row's hover opens, or the hover
   // can lie over a modal the command shows next and take its clicks.
   await page.mouse.move(5, 5);
