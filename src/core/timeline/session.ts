@@ -1,0 +1,176 @@
+// A recorded (or live, still growing) PLEG timeline of one node: what the model did on the node's real
+// runtime data, and what the kubelet itself reported through its metrics and the node's Ready condition.
+// One format serves the live panel, its JSON export, `pleg-doctor timeline --out`, and replay. Plain JSON:
+// times are ms after `startedAt` (t = 0), the first instant the feed ran.
+
+import type { CriRpc } from '../pleg/cost/criCall';
+import type { KubeletProfileId } from '../pleg/types';
+
+export const TIMELINE_SESSION_FORMAT = 'pleg-doctor-timeline/1';
+
+/** Where the session's data came from. */
+export type SessionSource =
+  /** The live feed: CRI over SSH (relists) and/or the kubelet through the API server (metrics). */
+  | 'live'
+  /** A series of saved /metrics scrapes (an evidence folder such as ../shared/fixtures/real-kubelet-1.32). */
+  | 'metrics-series'
+  /** `pleg-doctor simulate` output converted for the panel. */
+  | 'simulation';
+
+/** One real (or simulated) CRI call the model's relist made. */
+export interface RpcSample {
+  rpc: CriRpc;
+  /** Offset from the relist start. */
+  atMs: number;
+  latencyMs: number;
+  /** The runtime's error text, or "deadline exceeded after N ms". */
+  error?: string;
+  /** The pod (namespace/name) for status calls. */
+  pod?: string;
+}
+
+/** One relist as the model ran it on the node's data. */
+export interface SessionRelist {
+  startMs: number;
+  /** endMs − startMs is the relist's duration (GetPods plus the status calls it made). */
+  endMs: number;
+  ok: boolean;
+  /** GetPods failed: the runtime's error. */
+  error?: string;
+  /** Every CRI call in call order. */
+  rpcs: RpcSample[];
+  /** Pods (namespace/name) passed to GetPodStatus, in call order. */
+  podsInspected: string[];
+  /** Events generated (ContainerChanged filtered out), delivered, and discarded because the channel was full. */
+  events: number;
+  discards: number;
+  /** What Healthy() compares with the threshold, sampled at this relist's end. */
+  sinceLastRelistStartMs: number;
+  /** Pods and containers the runtime listed in this relist (absent when GetPods failed). */
+  pods?: number;
+  containers?: number;
+}
+
+export type PodEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'ContainerChanged';
+
+/** A PLEG event the model generated for one pod. */
+export interface SessionPodEvent {
+  atMs: number;
+  /** namespace/name */
+  pod: string;
+  type: PodEventType;
+  /** The container id (short form is fine). */
+  container: string;
+}
+
+/** Healthy() changed: from `atMs` on it returns this. */
+export interface SessionHealth {
+  atMs: number;
+  healthy: boolean;
+  /** The error Healthy() returns, e.g. "pleg was last seen active 3m0.5s ago; threshold is 3m0s". */
+  message?: string;
+}
+
+/** The node's Ready condition as the API server reported it (only changes are recorded). */
+export interface SessionReady {
+  atMs: number;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+}
+
+/** One scrape of the kubelet's /metrics through the node proxy (or from a saved file). */
+export interface KubeletSample {
+  atMs: number;
+  /** 'hung': no answer within the deadline (itself a sign of a frozen runtime or shim). */
+  scrape: 'ok' | 'hung' | 'error' | 'forbidden';
+  /** Why the scrape did not give metrics. */
+  detail?: string;
+  /** Seconds since the kubelet's PLEG last relisted (now − kubelet_pleg_last_seen_seconds). */
+  lastSeenAgeS?: number;
+  /** Mean relist duration over the interval since the previous sample (histogram sum/count deltas). */
+  relistDurationS?: number;
+  relistIntervalS?: number;
+  /** Cumulative kubelet_pleg_discard_events. */
+  discardEvents?: number;
+  runningPods?: number;
+  runningContainers?: number;
+  /** Cumulative runtime operation errors by operation type. */
+  runtimeErrors?: Record<string, number>;
+  /** Mean runtime operation latency over the interval, by operation type, in seconds. */
+  runtimeLatencyS?: Record<string, number>;
+}
+
+/** The cost model's reading at one relist: "a relist now costs X ms; at N pods it would cost Y". */
+export interface CostReading {
+  atMs: number;
+  /** The relist's cost at this node's measured latencies and current pod count. */
+  relistMs: number;
+  pods: number;
+  /** The same at `projectedPods` (the node's maxPods when known). */
+  projectedPods?: number;
+  projectedRelistMs?: number;
+}
+
+/** What the model and feed were configured with. */
+export interface SessionSettings {
+  relistPeriodMs: number;
+  thresholdMs: number;
+  runtimeRequestTimeoutMs: number;
+  /** The kubelet version family the model emulates. */
+  profile: KubeletProfileId;
+  /** The EventedPLEG feature gate (300 s / 10 min while evented). */
+  evented: boolean;
+}
+
+export interface TimelineSession {
+  format: typeof TIMELINE_SESSION_FORMAT;
+  node: string;
+  context?: string;
+  source: SessionSource;
+  /** The node's kubelet version when known (e.g. "v1.26.15"). */
+  kubeletVersion?: string;
+  /** ISO 8601: the wall-clock instant of t = 0. */
+  startedAt: string;
+  /** How far the session reaches (the live feed's last sample). */
+  durationMs: number;
+  settings: SessionSettings;
+  /**
+   * What this session cannot show and why, in plain words, e.g. "no SSH access configured: relists are
+   * the kubelet's own metrics only". The panel states these.
+   */
+  lacks: string[];
+  relists: SessionRelist[];
+  podEvents: SessionPodEvent[];
+  health: SessionHealth[];
+  ready: SessionReady[];
+  kubelet: KubeletSample[];
+  cost: CostReading[];
+}
+
+/**
+ * What a live source adds to its session since the last delta (append-only; `lacks` replaces the list
+ * when present). Applying every delta in order to the initial session gives the recorded session.
+ */
+export interface SessionDelta {
+  durationMs: number;
+  relists?: SessionRelist[];
+  podEvents?: SessionPodEvent[];
+  health?: SessionHealth[];
+  ready?: SessionReady[];
+  kubelet?: KubeletSample[];
+  cost?: CostReading[];
+  lacks?: string[];
+}
+
+/** Appends a delta to a session in place. */
+export function applySessionDelta(session: TimelineSession, delta: SessionDelta): void {
+  session.durationMs = Math.max(session.durationMs, delta.durationMs);
+  if (delta.relists) session.relists.push(...delta.relists);
+  if (delta.podEvents) session.podEvents.push(...delta.podEvents);
+  if (delta.health) session.health.push(...delta.health);
+  if (delta.ready) session.ready.push(...delta.ready);
+  if (delta.kubelet) session.kubelet.push(...delta.kubelet);
+  if (delta.cost) session.cost.push(...delta.cost);
+  if (delta.lacks) session.lacks = [...delta.lacks];
+}
