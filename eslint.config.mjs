@@ -39,6 +39,8 @@ export default tseslint.config(
           ...noVscode,
           patterns: [
             { group: ['**/host/**', '**/infra/**'], message: 'src/core is pure: it may not import infra or host.' },
+            // The protocols in src/shared are built on core's types, never the other way round.
+            { group: ['**/shared/**'], message: 'src/core may not import src/shared: the protocol imports core, not core the protocol.' },
             { group: ['node:*', 'fs', 'net', 'child_process', 'http', 'http2', 'os'], message: 'src/core does no I/O.' },
           ],
         },

@@ -3,9 +3,12 @@
 // `vscode` module and calls activate(). Measured: require start → activate() returned, cold (nothing of
 // the bundle cached; Node's built-ins preloaded, as they are in the extension host). This is the
 // extension's own cost; VS Code's extension host adds its own around it.
+// Then the figure the goal is about: the same span inside code-server's real extension host
+// (bench/activationHost.mjs: the packaged .vsix, a headless Chromium opening the workbench), from the
+// first statement of dist/extension.js to activate() returning. Heavy: it takes /tmp/pleg-heavy.lock.
 // Called by bench/run.ts; alone: npm run bench activation
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -108,6 +111,33 @@ function runChild(dir: string): Run {
   }
 }
 
+const HOST_RUNS = 5;
+
+/** Activation in code-server's extension host, `HOST_RUNS` fresh windows, under the shared heavy-run lock. */
+interface HostRun {
+  ms: number;
+  requireMs: number;
+  activateMs: number;
+  hostGapMs: number;
+  wallMs: number;
+}
+
+function runInCodeServer(): { runs: HostRun[]; node: string } {
+  const result = spawnSync('flock', ['/tmp/pleg-heavy.lock', process.execPath, join(ROOT, 'bench/activationHost.mjs'), String(HOST_RUNS)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeout: 20 * 60_000,
+  });
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  if (result.status !== 0 || !last.startsWith('{')) {
+    const reason = result.error?.message ?? result.stderr.trim().split('\n').slice(-12).join('\n');
+    throw new Error(`activation in code-server failed (bash test/e2e/install.sh installs code-server and Chromium):\n${reason}`);
+  }
+  return JSON.parse(last) as { runs: HostRun[]; node: string };
+}
+
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? NaN;
@@ -125,8 +155,15 @@ export async function benchActivation(): Promise<string[]> {
     if (runs.some((r) => r.heavyLoaded)) throw new Error('activation loaded dist/kube.js or dist/nodeAccess.js: the lazy bundles are not lazy');
     const total = median(runs.map((r) => r.totalMs));
     const ratio = total / GOAL_MS;
+    const host = runInCodeServer();
+    const hostMedian = median(host.runs.map((r) => r.ms));
+    const hostRatio = hostMedian / GOAL_MS;
+    const med = (key: keyof HostRun): string => median(host.runs.map((r) => r[key])).toFixed(1);
     return [
-      `activate (require extension.js → activate() returned, median of ${RUNS} cold processes): ${total.toFixed(1)} ms ` +
+      `activate in code-server's extension host (evaluating extension.js + activate(), median of ${host.runs.length} fresh windows, Node ${host.node}): ` +
+        `${hostMedian.toFixed(1)} ms (goal ≤ ${GOAL_MS} ms, ${hostRatio.toFixed(2)}× goal${hostRatio <= 1 ? ', ok' : ', OVER'}) — evaluate ${med('requireMs')} ms, activate() ${med('activateMs')} ms; ` +
+        `the host's ExtensionContext in between ${med('hostGapMs')} ms, first statement → activate() returned ${med('wallMs')} ms; runs ${host.runs.map((r) => r.ms.toFixed(1)).join(', ')} ms`,
+      `activate under a fake vscode (require extension.js → activate() returned, median of ${RUNS} cold Node processes): ${total.toFixed(1)} ms ` +
         `(goal ≤ ${GOAL_MS} ms, ${ratio.toFixed(2)}× goal${ratio <= 1 ? ', ok' : ', OVER'}) — require ${median(runs.map((r) => r.requireMs)).toFixed(1)} ms, ` +
         `max ${Math.max(...runs.map((r) => r.totalMs)).toFixed(1)} ms; CPU ${median(runs.map((r) => r.cpuMs)).toFixed(1)} ms; load average ${loadavg()[0]?.toFixed(1)}`,
       `bundles (minified): extension.js ${size('extension.js')}; on first use kube.js ${size('kube.js')} ` +

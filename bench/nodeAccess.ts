@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { takeSnapshot, type CriSnapshot } from '../src/infra/cri/snapshot';
 import { unixSocketClient } from '../src/infra/cri/transports/unixSocket';
 import { execRelayClient } from '../src/infra/cri/transports/execRelay';
-import { LocalHost } from '../src/infra/localHost';
+import { LocalHost } from '../test/support/localHost';
 import { SshConnection } from '../src/infra/ssh/connection';
 import { boundedMap } from '../src/infra/cri/boundedMap';
 import { createPod, mutatingClient, removePod } from '../test/support/criPods';

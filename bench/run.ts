@@ -8,6 +8,8 @@ import { benchKube } from './kube';
 import { benchLogs } from './logs';
 import { benchNodeAccess } from './nodeAccess';
 import { benchPleg } from './pleg';
+import { benchTimelineFeed } from './timelineFeed';
+import { benchTimelineWebview } from './timelineWebview';
 
 const suites: Array<[string, () => Promise<string[]>]> = [
   ['Activation (production bundles)', benchActivation],
@@ -16,6 +18,8 @@ const suites: Array<[string, () => Promise<string[]>]> = [
   ['Node access: CRI snapshot over SSH', benchNodeAccess],
   ['Diagnose Node (API tier on the stand-in, real kubelet recordings)', benchDiagnose],
   ['Kubelet log reader and language server', benchLogs],
+  ['Timeline webview (24 h recording, live updates, bundle)', benchTimelineWebview],
+  ['Timeline live feed (110 pods over SSH vs node-local)', benchTimelineFeed],
 ];
 
 async function main(): Promise<void> {

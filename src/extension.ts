@@ -11,10 +11,11 @@ import { readSettings } from './host/config/settings';
 import { outputChannelLogger } from './host/logging/outputChannelLogger';
 import { registerKubeletLogClient } from './host/lsp/registerKubeletLogClient';
 import { registerDiagnostics } from './host/diagnostics/registerDiagnostics';
+import { ACTIVATE_CALLED, EVALUATED, markActivation, reportActivationTime } from './host/activationProbe';
 import { loadKubeBundle } from './host/lazyBundles';
 import { NodeAccessRuntime } from './host/nodeAccess/nodeAccessRuntime';
 import { registerNodeAccess } from './host/nodeAccess/registerNodeAccess';
-import { registerTimelinePanel } from './host/panels/timelinePanel';
+import { registerTimelinePanel } from './host/panels/registerTimelinePanel';
 import type { Services } from './host/services';
 import { registerStatusBar } from './host/statusBar/registerStatusBar';
 import { NodeTreeProvider } from './host/views/nodeTreeProvider';
@@ -28,27 +29,40 @@ const createGateway: GatewayFactory = async (options) => {
 
 let stopLanguageServer: (() => Promise<void>) | undefined;
 
+// Every import above has been evaluated by now: the end of loading the bundle.
+markActivation(EVALUATED);
+
 export function activate(context: vscode.ExtensionContext): void {
+  markActivation(ACTIVATE_CALLED);
   const output = vscode.window.createOutputChannel('PLEG Doctor', { log: true });
   const logger = outputChannelLogger(output);
   const session = new ClusterSession(classifyNode, createGateway, logger);
   const nodeTree = new NodeTreeProvider(session, logger, { onlyUnhealthy: readSettings().showOnlyUnhealthy });
   const services: Services = { output, logger, session, nodeTree };
+  markActivation('core');
   logger.info(`PLEG Doctor ${String(context.extension.packageJSON.version)} activating`);
 
   context.subscriptions.push(output, session, nodeTree);
   context.subscriptions.push(...registerNodeView(services));
+  markActivation('nodeView');
   context.subscriptions.push(...registerStatusBar(services));
   context.subscriptions.push(...registerGeneralCommands(services));
-  context.subscriptions.push(...registerTimelinePanel(context, services));
+  markActivation('statusBar+commands');
   const nodeAccess = new NodeAccessRuntime(context, logger);
   context.subscriptions.push(nodeAccess);
   context.subscriptions.push(...registerNodeAccess(services, nodeAccess));
+  markActivation('nodeAccess');
+  context.subscriptions.push(...registerTimelinePanel(context, services, nodeAccess));
+  markActivation('timelinePanel');
   context.subscriptions.push(...registerDiagnostics(services, nodeAccess));
-  const languageClient = registerKubeletLogClient(context, services);
+  markActivation('diagnostics');
+  const languageClient = registerKubeletLogClient(context, services, nodeAccess);
   stopLanguageServer = languageClient.stop;
   context.subscriptions.push(...languageClient.disposables);
+  markActivation('languageClient');
   context.subscriptions.push(...registerSession(services));
+  markActivation('session');
+  reportActivationTime();
 }
 
 export async function deactivate(): Promise<void> {

@@ -47,4 +47,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Connect to a node over SSH and print one CRI snapshot with per-call timings',
     load: async () => (await import('./commands/snapshot')).snapshotCommand,
   },
+  timeline: {
+    summary: 'Record a node\'s live PLEG timeline (model relists over SSH, kubelet metrics, Ready) to a session file',
+    load: async () => {
+      const [{ createTimelineCommand }, { createKubeGateway }] = await Promise.all([import('./commands/timeline'), import('../infra/kube/createGateway')]);
+      return createTimelineCommand(createKubeGateway);
+    },
+  },
 };

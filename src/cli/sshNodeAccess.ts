@@ -12,7 +12,8 @@ import type { NodeSnapshotReport } from '../infra/nodeSnapshot/collectNodeSnapsh
 import { defaultIdentityFiles } from '../infra/ssh/auth';
 import { HostKeyUnknownError, SshConfigError } from '../infra/ssh/errors';
 import { SshPool } from '../infra/ssh/pool';
-import { readSshConfigFile, resolveConnectionPlan } from '../infra/ssh/sshConfig';
+import { readSshConfigFile, resolveConnectionPlan, type ConnectionPlan } from '../infra/ssh/sshConfig';
+import type { CliValues } from './args';
 import { CliUsageError } from './io';
 import type { CliIo } from './io';
 
@@ -66,60 +67,54 @@ export function positiveInt(command: string, name: string, text: string, max: nu
   return Number(text);
 }
 
-/**
- * Reads one SSH option into `args` if `arg` is one; `value` takes the option's value from argv. Returns
- * false for anything else, so the command can handle its own options.
- */
-export function readSshOption(command: string, arg: string, value: () => string, args: SshArgs): boolean {
-  switch (arg) {
-    case '--host':
-      args.host = value();
-      return true;
-    case '--port':
-      args.port = positiveInt(command, '--port', value(), 65535);
-      return true;
-    case '--user':
-      args.user = value();
-      return true;
-    case '--identity':
-      args.identities.push(value());
-      return true;
-    case '--jump':
-      args.jump = value();
-      return true;
-    case '--ssh-config':
-      args.sshConfig = value();
-      return true;
-    case '--socket':
-      args.socket = value();
-      return true;
-    case '--transport': {
-      const kind = value();
-      if (!(kind in transportKinds)) throw new CliUsageError(`${command}: --transport must be auto, forward, exec or crictl, got ${JSON.stringify(kind)}`);
-      args.transport = kind as CliTransport;
-      return true;
-    }
-    case '--sudo':
-      args.sudo = true;
-      return true;
-    case '--probes':
-      args.probes = true;
-      return true;
-    case '--known-hosts':
-      args.knownHosts = value();
-      return true;
-    case '--accept-host-key': {
-      const fp = value();
-      if (!/^SHA256:[A-Za-z0-9+/]{43}$/.test(fp)) throw new CliUsageError(`${command}: --accept-host-key wants a SHA256:… fingerprint as ssh-keygen -l prints it, got ${JSON.stringify(fp)}`);
-      args.acceptHostKeys.push(fp);
-      return true;
-    }
-    case '--timeout':
-      args.timeoutMs = positiveInt(command, '--timeout', value(), 3_600_000);
-      return true;
-    default:
-      return false;
+/** The SSH options as parseCommandArgs takes them (src/cli/args.ts); spread into a command's own options. */
+export const SSH_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  user: { type: 'string' },
+  identity: { type: 'string', multiple: true },
+  jump: { type: 'string' },
+  'ssh-config': { type: 'string' },
+  socket: { type: 'string' },
+  transport: { type: 'string' },
+  sudo: { type: 'boolean' },
+  probes: { type: 'boolean' },
+  'known-hosts': { type: 'string' },
+  'accept-host-key': { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+} as const;
+
+/** The SSH options given on the command line, as `--name`, in the order they first appear. */
+export function sshOptionsGiven(values: CliValues<typeof SSH_OPTIONS>): string[] {
+  return Object.keys(values)
+    .filter((k) => Object.hasOwn(SSH_OPTIONS, k))
+    .map((k) => `--${k}`);
+}
+
+/** Validates the SSH options of a parsed command line into SshArgs, naming the bad option. */
+export function sshArgsFrom(command: string, values: CliValues<typeof SSH_OPTIONS>): SshArgs {
+  const args = defaultSshArgs();
+  if (values.host !== undefined) args.host = values.host;
+  if (values.port !== undefined) args.port = positiveInt(command, '--port', values.port, 65535);
+  if (values.user !== undefined) args.user = values.user;
+  args.identities.push(...(values.identity ?? []));
+  if (values.jump !== undefined) args.jump = values.jump;
+  if (values['ssh-config'] !== undefined) args.sshConfig = values['ssh-config'];
+  if (values.socket !== undefined) args.socket = values.socket;
+  if (values.transport !== undefined) {
+    const kind = values.transport;
+    if (!Object.hasOwn(transportKinds, kind)) throw new CliUsageError(`${command}: --transport must be auto, forward, exec or crictl, got ${JSON.stringify(kind)}`);
+    args.transport = kind as CliTransport;
   }
+  args.sudo = values.sudo === true;
+  args.probes = values.probes === true;
+  if (values['known-hosts'] !== undefined) args.knownHosts = values['known-hosts'];
+  for (const fp of values['accept-host-key'] ?? []) {
+    if (!/^SHA256:[A-Za-z0-9+/]{43}$/.test(fp)) throw new CliUsageError(`${command}: --accept-host-key wants a SHA256:… fingerprint as ssh-keygen -l prints it, got ${JSON.stringify(fp)}`);
+    args.acceptHostKeys.push(fp);
+  }
+  if (values.timeout !== undefined) args.timeoutMs = positiveInt(command, '--timeout', values.timeout, 3_600_000);
+  return args;
 }
 
 export function hostKeyAdvice(error: HostKeyUnknownError): string {
@@ -132,8 +127,12 @@ export function hostKeyAdvice(error: HostKeyUnknownError): string {
   );
 }
 
-/** Resolves the connection plan (ssh config, jump hosts, identities), opens a pool, takes one snapshot. */
-export async function snapshotOverSsh(command: string, host: string, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
+/**
+ * Resolves the connection plan for `host` (ssh config, jump hosts, identities) and makes the pool that
+ * connects along it, with the host-key policy of the command line (only --accept-host-key fingerprints).
+ * The caller disposes the pool; `pool.get(plan)` is the node's connection.
+ */
+export async function openSshPool(command: string, host: string, args: SshArgs, io: CliIo, logger: Logger): Promise<{ pool: SshPool; plan: ConnectionPlan }> {
   const home = io.env['HOME'] ?? homedir();
   const localUser = io.env['USER'] ?? userInfo().username;
   const configDir = io.env['XDG_CONFIG_HOME'] ?? join(home, '.config');
@@ -171,6 +170,12 @@ export async function snapshotOverSsh(command: string, host: string, args: SshAr
     connectTimeoutMs: Math.max(args.timeoutMs, 10_000),
     logger,
   });
+  return { pool, plan };
+}
+
+/** Opens the pool (openSshPool), takes one snapshot, disposes the pool. */
+export async function snapshotOverSsh(command: string, host: string, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
+  const { pool, plan } = await openSshPool(command, host, args, io, logger);
   try {
     return await collectNodeSnapshot(pool.get(plan), plan, {
       ...(args.socket !== undefined ? { endpoint: args.socket } : {}),

@@ -285,12 +285,6 @@ export function withPlegNotReady(node: FullNode, options: { lastSeenAgo?: string
   return notReadyTaints(next, at);
 }
 
-/** PLEG never succeeded since the kubelet started. */
-export function withPlegNeverHealthy(node: FullNode, at = new Date()): FullNode {
-  const next = setReady(node, { status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg has yet to be successful' }, at);
-  return notReadyTaints(next, at);
-}
-
 /** CRI Status failing for more than 30 s; the kubelet usually reports PLEG too, joined in brackets. */
 export function withRuntimeDown(node: FullNode, options: { withPleg?: boolean; at?: Date } = {}): FullNode {
   const at = options.at ?? new Date();

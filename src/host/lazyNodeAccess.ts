@@ -4,3 +4,5 @@
 export { SshPoolHolder } from './nodeAccess/sshPoolHolder';
 export { runNodeSnapshot } from './nodeAccess/nodeSnapshotRunner';
 export { snapshotStageMessage, takeCriSnapshot } from './nodeAccess/takeSnapshotCommand';
+export { fetchKubeletJournalOverSsh } from './kubeletLogSsh';
+export { startLiveFeed } from './timeline/liveSourceFeed';

@@ -12,6 +12,8 @@ export const CommandIds = {
   copyNodeName: 'plegDoctor.copyNodeName',
   copyReadyMessage: 'plegDoctor.copyReadyMessage',
   openWhatIfTimeline: 'plegDoctor.openWhatIfTimeline',
+  openTimeline: 'plegDoctor.openTimeline',
+  openTimelineRecording: 'plegDoctor.openTimelineRecording',
   takeCriSnapshot: 'plegDoctor.takeCriSnapshot',
   forgetSshPassphrases: 'plegDoctor.forgetSshPassphrases',
   openTrustedHostKeys: 'plegDoctor.openTrustedHostKeys',

@@ -4,24 +4,57 @@
 
 import { checkWhatIfParams, type ParamProblem } from '../core/whatIf/whatIfParams';
 import type { TimelineData, WhatIfParams } from '../core/whatIf/whatIfTypes';
+import type { SessionDelta, TimelineSession } from '../core/timeline/session';
 
 export type { ChartSeries, Finding, FindingLevel, KubeletLine, TimelineData, TimeWindow, WhatIfNumericKey, WhatIfParams } from '../core/whatIf/whatIfTypes';
 export type { ParamProblem } from '../core/whatIf/whatIfParams';
 
 /** Bumped on any incompatible change; the host refuses a webview that speaks another version. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+
+/** Which node a panel shows; absent for the what-if-only panel. */
+export interface PanelTarget {
+  context: string;
+  node: string;
+}
+
+/**
+ * live: the feed runs now (pause/resume apply); replay: a recording or the demo's simulated session,
+ * complete, labelled as such.
+ */
+export type SessionMode = 'live' | 'replay';
+
+/** What the live feed is doing; a replay is always 'ended'. */
+export type FeedState = 'running' | 'paused' | 'ended' | 'failed';
+
+export type ExportFormat = 'json' | 'csv';
 
 export type HostToWebview =
   /** The answer to `ready`: nothing else is sent before it. */
-  | { type: 'init'; protocolVersion: number; strings: Record<string, string>; params: WhatIfParams }
+  | { type: 'init'; protocolVersion: number; strings: Record<string, string>; params: WhatIfParams; target: PanelTarget | null; recording: string | null }
   | { type: 'timeline'; requestId: number; data: TimelineData }
+  /**
+   * The whole session (on open, and again after the page is rebuilt). `label` names the source for the
+   * user ("Replay: simulated …", "Live: …"); `prediction` is the model's sentence about the threshold.
+   */
+  | { type: 'session'; mode: SessionMode; label: string; session: TimelineSession; prediction: string | null; feed: FeedState }
+  /** What the live feed added since the last message; applied with applySessionDelta. */
+  | { type: 'sessionDelta'; delta: SessionDelta; prediction: string | null }
+  | { type: 'feedState'; feed: FeedState; message?: string }
+  /** The answer to `export`: where the file went (null: the user cancelled the save dialog). */
+  | { type: 'exported'; requestId: number; path: string | null }
   /** requestId null: the message could not be tied to a request (e.g. it was malformed). */
   | { type: 'error'; requestId: number | null; message: string };
 
 export type WebviewToHost =
   | { type: 'ready'; protocolVersion: number }
   | { type: 'simulate'; requestId: number; params: WhatIfParams }
-  | { type: 'cancel'; requestId: number };
+  | { type: 'cancel'; requestId: number }
+  /** Live only: stop taking new samples (the feed keeps its connection) / take them again. */
+  | { type: 'pause'; requestId: number }
+  | { type: 'resume'; requestId: number }
+  /** Save the session the panel shows: JSON (the TimelineSession) or CSV (one row per relist). */
+  | { type: 'export'; requestId: number; format: ExportFormat };
 
 export type MessageProblem =
   | { kind: 'notAnObject' }
@@ -63,8 +96,18 @@ export function parseWebviewMessage(value: unknown): ParsedMessage {
       return extra(['type', 'requestId', 'params']) ?? { ok: true, message: { type: 'simulate', requestId, params: checked.params } };
     }
     case 'cancel':
+    case 'pause':
+    case 'resume': {
+      const type = msg['type'];
       if (requestId === null) return fail({ kind: 'badField', field: 'requestId', expected: 'a positive integer' });
-      return extra(['type', 'requestId']) ?? { ok: true, message: { type: 'cancel', requestId } };
+      return extra(['type', 'requestId']) ?? { ok: true, message: { type, requestId } };
+    }
+    case 'export': {
+      if (requestId === null) return fail({ kind: 'badField', field: 'requestId', expected: 'a positive integer' });
+      const format = msg['format'];
+      if (format !== 'json' && format !== 'csv') return fail({ kind: 'badField', field: 'format', expected: '"json" or "csv"' });
+      return extra(['type', 'requestId', 'format']) ?? { ok: true, message: { type: 'export', requestId, format } };
+    }
     default:
       return fail({ kind: 'unknownType', type: String(msg['type']) });
   }

@@ -9,10 +9,12 @@
 // the unknown-host-key modal (refused once, then trusted) and the key-passphrase box, and a second one that
 // asks nothing; (7) Diagnose Node on the PLEG node (context menu) and on a Ready node (palette): the
 // Markdown report, its preview, the notification and the node-proxy requests the stand-in saw, and a
-// cancelled diagnosis ending at once; after (6), a diagnosis that reads the stack's node over SSH; (8) the
+// cancelled diagnosis ending at once; Diagnose All NotReady Nodes and Export Evidence Bundle (lib/diagnoseCheck.mjs);
+// after (6), a diagnosis that reads the stack's node over SSH; (8) the
 // guided Configure Node Access… (cancel, validation, Back, the write, Test Connection) and the walkthrough;
 // (9) the tree explains (lib/treeExplainsCheck.mjs): status bar at startup, Ready message, events, log;
-// (10) zh-cn: a second code-server in Chinese shows the tree in Chinese (lib/localeCheck.mjs). The
+// (10) zh-cn: a second code-server in Chinese shows the tree in Chinese (lib/localeCheck.mjs); (11) the
+// PLEG timeline on the demo's PLEG node: a labelled replay, every lane drawn (lib/timelineCheck.mjs). The
 // node stack is started when it is not up, and then taken down (and checked) at the end.
 // Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
 //
@@ -33,6 +35,9 @@ import { runConfigureNodeAccessCheck, runWalkthroughCheck } from './lib/configur
 import { launchBrowser, openWorkbench, readHover, readTreeRows, rowLocator, waitForDescription, widenSidebar } from './lib/workbench.mjs';
 import { runStatusBarAtStartupCheck, runTreeExplainsChecks } from './lib/treeExplainsCheck.mjs';
 import { runLocaleCheck } from './lib/localeCheck.mjs';
+import { runTimelineCheck } from './lib/timelineCheck.mjs';
+import { runKubeletLogCheck } from './lib/kubeletLogCheck.mjs';
+import { TIMELINE_LIVE_SETTINGS, runTimelineLiveCheck } from './lib/timelineLiveCheck.mjs';
 import { runRealClusterCheck, startRealCluster, stopRealCluster, withRealKubeconfig } from './lib/realClusterCheck.mjs';
 
 const FLIP_BOUND_MS = 2000;
@@ -202,7 +207,7 @@ async function main() {
       const stack = await stackReady;
       accessError = undefined;
       if (stack.error) accessError = stack.error;
-      else access = await prepareNodeAccess(runDir, dirs.userData, stack.env, WORKBENCH_SETTINGS).catch((err) => void (accessError = err));
+      else access = await prepareNodeAccess(runDir, dirs.userData, stack.env, { ...WORKBENCH_SETTINGS, ...TIMELINE_LIVE_SETTINGS }).catch((err) => void (accessError = err));
       if (!access && attempt === 1 && !stack.error && !stack.startedHere) {
         log(`node stack: the reused stack went away (${accessError.message}); starting it again`);
         stackReady = bringUpStack();
@@ -376,6 +381,10 @@ async function main() {
         return text.slice(0, 200);
       });
 
+      await runKubeletLogCheck({ page, check, shot, workspace: dirs.workspace });
+
+      await runTimelineCheck({ page, check, shot });
+
       // Before (6): its window reload would otherwise leave this check to find the tree again.
       await runDiagnoseChecks({ page, check, shot, log, demo, userDataDir: dirs.userData });
 
@@ -396,6 +405,7 @@ async function main() {
         };
         await runCriSnapshotChecks({ page, check, shot, log, demo, makeNode: demoModules.makeNode, access, userDataDir: dirs.userData, serverLog, showNode });
         await runNodeSideDiagnoseCheck({ page, check, shot, node: STACK_NODE });
+        await runTimelineLiveCheck({ page, check, shot, log, node: STACK_NODE, containerdPid: Number(access.env.CONTAINERD_PID) });
         await runConfigureNodeAccessCheck({ page, check, shot, access, userDataDir: dirs.userData, showNode });
         await runWalkthroughCheck({ page, check, shot });
       } else {

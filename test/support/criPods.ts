@@ -7,7 +7,7 @@
 import { ProtoCodec } from '../../src/infra/cri/protoCodec';
 import { GrpcCriClient } from '../../src/infra/cri/criClient';
 import { H2Channel } from '../../src/infra/cri/grpc/h2Channel';
-import { LocalHost } from '../../src/infra/localHost';
+import { LocalHost } from './localHost';
 import { RUNTIME_V1_MUTATIONS_PROTO } from './criMutationsProto';
 import { boundedMap } from '../../src/infra/cri/boundedMap';
 import * as fs from 'node:fs';

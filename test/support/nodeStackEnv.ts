@@ -3,6 +3,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseKeyValueLines } from './stackText.mjs';
 
 export interface NodeStackEnv {
   sshHost: string;
@@ -30,14 +31,7 @@ export function nodeStackDir(): string {
   return process.env['NODE_STACK_DIR'] ?? path.resolve(__dirname, '../../.node-stack');
 }
 
-export function parseNodeStackEnv(text: string): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (match?.[1] !== undefined) raw[match[1]] = match[2] ?? '';
-  }
-  return raw;
-}
+export { parseKeyValueLines as parseNodeStackEnv } from './stackText.mjs';
 
 export function readNodeStackEnv(dir = nodeStackDir()): NodeStackEnv {
   const file = path.join(dir, 'env');
@@ -47,7 +41,7 @@ export function readNodeStackEnv(dir = nodeStackDir()): NodeStackEnv {
   } catch {
     throw new Error(`node stack is not up: run bash test/support/node-stack.sh up (no ${file})`);
   }
-  const raw = parseNodeStackEnv(text);
+  const raw = parseKeyValueLines(text);
   const need = (key: string): string => {
     const value = raw[key];
     if (value === undefined || value === '') throw new Error(`node stack env ${file} lacks ${key}: run bash test/support/node-stack.sh down && bash test/support/node-stack.sh up`);

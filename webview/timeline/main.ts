@@ -1,193 +1,75 @@
-// The "what-if" timeline: the user sets pods, CRI latency, churn and an optional runtime freeze; the host
-// runs the PLEG simulator in a worker and sends back the chart's series; this page draws them against
-// the 3-minute threshold and states the findings, most important first. The strings come from the host
-// (localized there); the few messages that are built here from them stay in that language.
+// The timeline page. A node's panel (or a replayed recording's) has two panes in tabs: the session
+// (sessionPane.ts) and the what-if simulator (whatIfPane.ts); the what-if-only panel has just the
+// simulator. The page keeps its node (or recording) with setState so the serializer can restore it.
 
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-tabs/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import 'uplot/dist/uPlot.min.css';
 import './timeline.css';
 import { checkWhatIfParams } from '../../src/core/whatIf/whatIfParams';
-import { WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
-import { PROTOCOL_VERSION, type HostToWebview, type TimelineData, type WhatIfParams } from '../../src/shared/panelProtocol';
-import { renderChart } from './chart';
-import { loadState, onHostMessage, post, saveState } from './vscodeApi';
+import { PROTOCOL_VERSION, type HostToWebview } from '../../src/shared/panelProtocol';
+import { SessionPane } from './sessionPane';
+import { setStrings, t } from './strings';
+import { loadState, nextRequestId, onHostMessage, post, saveState } from './vscodeApi';
+import { buildWhatIf, onWhatIfError, onWhatIfTimeline, showError } from './whatIfPane';
 
-let strings: Record<string, string> = {};
-let nextRequestId = 1;
-let pendingRequestId = 0;
+let sessionPane: SessionPane | undefined;
 
-const t = (key: string, ...args: Array<string | number>): string => args.reduce<string>((text, arg, i) => text.replace(`{${i}}`, String(arg)), strings[key] ?? key);
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className !== undefined) node.className = className;
-  return node;
-}
-
-function buildForm(initial: WhatIfParams): HTMLFormElement {
-  const form = el('form', undefined, 'params');
-  for (const key of WHAT_IF_NUMERIC_KEYS) {
-    const id = `param-${key}`;
-    const label = el('vscode-label', t(`param.${key}`));
-    label.setAttribute('for', id);
-    const field = document.createElement('vscode-textfield');
-    field.id = id;
-    field.setAttribute('type', 'number');
-    field.setAttribute('value', String(initial[key]));
-    field.dataset['key'] = key;
-    form.append(label, field);
-  }
-  const kubeletLabel = el('vscode-label', t('param.kubelet'));
-  kubeletLabel.setAttribute('for', 'param-kubelet');
-  const kubelet = document.createElement('vscode-single-select');
-  kubelet.id = 'param-kubelet';
-  for (const line of ['1.26', '1.32'] as const) {
-    const option = el('vscode-option', line === '1.26' ? '1.26 – 1.31' : '1.32+');
-    option.setAttribute('value', line);
-    if (initial.kubelet === line) option.setAttribute('selected', '');
-    kubelet.append(option);
-  }
-  const buttons = el('div', undefined, 'buttons');
-  const run = el('vscode-button', t('run'));
-  run.id = 'run';
-  run.addEventListener('click', () => requestSimulation(form));
-  const cancel = el('vscode-button', t('cancel'));
-  cancel.id = 'cancel';
-  cancel.setAttribute('secondary', '');
-  cancel.hidden = true;
-  cancel.addEventListener('click', () => cancelSimulation());
-  buttons.append(run, cancel);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    requestSimulation(form);
+function tabs(session: HTMLElement, whatIf: HTMLElement[], selected: number): HTMLElement {
+  const box = document.createElement('vscode-tabs');
+  box.className = 'panes';
+  box.setAttribute('selected-index', String(selected));
+  // vscode-tabs gives its headers ids of its own: ours go in data-pane.
+  const header = (pane: string, text: string): HTMLElement => {
+    const h = document.createElement('vscode-tab-header');
+    h.dataset['pane'] = pane;
+    h.setAttribute('slot', 'header');
+    h.textContent = text;
+    return h;
+  };
+  const panel = (...children: HTMLElement[]): HTMLElement => {
+    const p = document.createElement('vscode-tab-panel');
+    p.append(...children);
+    return p;
+  };
+  box.append(header('timeline', t('tab.timeline')), panel(session), header('whatIf', t('tab.whatIf')), panel(...whatIf));
+  box.addEventListener('vsc-tabs-select', (event) => {
+    const index = (event as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
+    saveState({ ...loadState(), pane: index === 1 ? 'whatIf' : 'timeline' });
   });
-  form.append(kubeletLabel, kubelet, buttons);
-  return form;
-}
-
-/** The form's values, checked with the same rules the host applies; a message naming the field if not. */
-function readForm(form: HTMLFormElement): WhatIfParams | string {
-  const read: Record<string, unknown> = {};
-  for (const key of WHAT_IF_NUMERIC_KEYS) {
-    const raw = form.querySelector<HTMLElement & { value: string }>(`#param-${key}`)?.value ?? '';
-    const value = raw.trim() === '' ? Number.NaN : Number(raw);
-    if (!Number.isFinite(value)) return t('notANumber', t(`param.${key}`));
-    read[key] = value;
-  }
-  read['kubelet'] = form.querySelector<HTMLElement & { value: string }>('#param-kubelet')?.value === '1.26' ? '1.26' : '1.32';
-  const checked = checkWhatIfParams(read);
-  if (checked.ok) return checked.params;
-  const problem = checked.problem;
-  if (problem.kind === 'outOfRange') return t('outOfRange', t(`param.${problem.field as WhatIfNumericKey}`), problem.min, problem.max);
-  return t('notANumber', problem.kind === 'notANumber' ? t(`param.${problem.field}`) : problem.kind);
-}
-
-function requestSimulation(form: HTMLFormElement): void {
-  const read = readForm(form);
-  if (typeof read === 'string') {
-    showError(read);
-    return;
-  }
-  saveState({ ...loadState(), params: read });
-  pendingRequestId = nextRequestId++;
-  setBusy(true);
-  hideError();
-  post({ type: 'simulate', requestId: pendingRequestId, params: read });
-}
-
-function cancelSimulation(): void {
-  if (pendingRequestId === 0) return;
-  post({ type: 'cancel', requestId: pendingRequestId });
-  pendingRequestId = 0;
-  setBusy(false);
-  document.getElementById('status')!.textContent = t('cancelled');
-}
-
-function setBusy(busy: boolean): void {
-  const status = document.getElementById('status');
-  if (status) status.textContent = busy ? t('running') : '';
-  document.getElementById('run')?.toggleAttribute('disabled', busy);
-  const cancel = document.getElementById('cancel');
-  if (cancel) cancel.hidden = !busy;
-}
-
-function hideError(): void {
-  const box = document.getElementById('error');
-  if (box) box.hidden = true;
-}
-
-function showError(message: string): void {
-  setBusy(false);
-  const box = document.getElementById('error');
-  if (box === null) {
-    // Before `init` (the host refused our `ready`) there is no page yet: the message is the page.
-    const alert = el('p', message, 'error');
-    alert.setAttribute('role', 'alert');
-    document.getElementById('app')!.replaceChildren(alert);
-    return;
-  }
-  box.textContent = message;
-  box.hidden = false;
-}
-
-function showTimeline(data: TimelineData): void {
-  pendingRequestId = 0;
-  saveState({ ...loadState(), ran: true });
-  setBusy(false);
-  hideError();
-  document.getElementById('title')!.textContent = data.title;
-  const notes = document.getElementById('notes')!;
-  notes.replaceChildren(...data.findings.map((f, i) => el('li', f.text, `finding finding-${f.level}${i === 0 ? ' headline' : ''}`)));
-  renderChart(document.getElementById('chart')!, data, {
-    time: t('axis.time'),
-    healthAxis: t('axis.health'),
-    durationAxis: t('axis.duration'),
-    health: t('series.health'),
-    threshold: t('series.threshold'),
-    duration: t('series.duration'),
-    failed: t('series.failed'),
-    unfinished: t('series.unfinished'),
-    unhealthyBand: t('band.unhealthy'),
-    notReadyBand: t('band.notReady'),
-  });
-  const approximate = document.getElementById('approximate')!;
-  approximate.hidden = !data.approximate;
+  return box;
 }
 
 function start(message: Extract<HostToWebview, { type: 'init' }>): void {
-  strings = message.strings;
+  setStrings(message.strings);
   const state = loadState();
   const saved = checkWhatIfParams(state.params);
-  const params = saved.ok ? saved.params : message.params;
+  const whatIf = buildWhatIf(saved.ok ? saved.params : message.params);
   const app = document.getElementById('app')!;
-  const status = el('p', '', 'status');
-  status.id = 'status';
-  status.setAttribute('role', 'status');
-  const error = el('p', '', 'error');
-  error.id = 'error';
-  error.setAttribute('role', 'alert');
-  error.hidden = true;
-  const title = el('h2', t('title'));
-  title.id = 'title';
-  // Findings come first: the most important one is what the user should read before the chart.
-  const notes = el('ul', undefined, 'notes');
-  notes.id = 'notes';
-  const chart = el('div', undefined, 'chart');
-  chart.id = 'chart';
-  chart.setAttribute('role', 'img');
-  chart.setAttribute('aria-label', t('chartLabel'));
-  const approximate = el('p', t('approximate'), 'approximate');
-  approximate.id = 'approximate';
-  approximate.hidden = true;
-  const form = buildForm(params);
-  app.replaceChildren(title, form, status, error, notes, chart, approximate);
+  if (message.target === null && message.recording === null) {
+    saveState({ ...state, target: null, recording: null });
+    app.replaceChildren(...whatIf.elements);
+  } else {
+    // Kept for the serializer: after a reload the host reopens the same node or recording.
+    saveState({ ...state, target: message.target, recording: message.recording });
+    sessionPane = new SessionPane({
+      t,
+      request: (m) => {
+        const requestId = nextRequestId();
+        post({ ...m, requestId });
+        return requestId;
+      },
+    });
+    app.replaceChildren(tabs(sessionPane.root, whatIf.elements, state.pane === 'whatIf' ? 1 : 0));
+  }
   // The page is rebuilt whenever VS Code shows it again; the chart comes back without a click.
-  if (state.ran === true && saved.ok) requestSimulation(form);
+  if (state.ran === true && saved.ok) whatIf.rerun();
 }
 
 onHostMessage((message) => {
@@ -196,14 +78,24 @@ onHostMessage((message) => {
       start(message);
       break;
     case 'timeline':
-      if (message.requestId === pendingRequestId) showTimeline(message.data);
+      onWhatIfTimeline(message.requestId, message.data);
+      break;
+    case 'session':
+      sessionPane?.show(message);
+      break;
+    case 'sessionDelta':
+      sessionPane?.applyDelta(message);
+      break;
+    case 'feedState':
+      sessionPane?.setFeed(message.feed, message.message);
+      break;
+    case 'exported':
+      sessionPane?.exported(message);
       break;
     case 'error':
       // requestId null: a message the host could not tie to a request; show it, it explains a silence.
-      if (message.requestId === null || message.requestId === pendingRequestId) {
-        pendingRequestId = 0;
-        showError(message.message);
-      }
+      if (sessionPane?.error(message.requestId, message.message) === true) break;
+      if (!onWhatIfError(message.requestId, message.message) && message.requestId === null) showError(message.message);
       break;
   }
 });

@@ -8,6 +8,11 @@ interface PersistedState {
   params?: unknown;
   /** A run was shown: when the page is rebuilt (hidden and shown again, a reload) it runs again. */
   ran?: boolean;
+  /** The node or recording the panel shows; the serializer hands these back to the host after a reload. */
+  target?: { context: string; node: string } | null;
+  recording?: string | null;
+  /** The pane last selected. */
+  pane?: 'timeline' | 'whatIf';
 }
 
 interface VsCodeApi {
@@ -19,6 +24,12 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const api = acquireVsCodeApi();
+let lastRequestId = 0;
+
+/** Request ids are unique per page, across both panes. */
+export function nextRequestId(): number {
+  return ++lastRequestId;
+}
 
 export function post(message: WebviewToHost): void {
   api.postMessage(message);

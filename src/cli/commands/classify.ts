@@ -3,6 +3,7 @@
 import { classifyNode } from '../../core/classify/classifyNode';
 import { extractNodes, NodeInputError, parseJsonText } from '../../core/classify/nodeInput';
 import type { NodeClassification } from '../../core/classify/types';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand } from '../io';
 import { readInput } from '../readInput';
@@ -42,37 +43,28 @@ export function classificationLine(c: NodeClassification): ClassificationLine {
   };
 }
 
+const SPEC = { command: 'classify', options: { 'fail-on-not-ready': { type: 'boolean' } }, positionals: true } as const;
+
 interface ClassifyArgs {
   source: string;
   failOnNotReady: boolean;
-  help: boolean;
 }
 
-function parseArgs(argv: readonly string[]): ClassifyArgs {
-  const positional: string[] = [];
-  let failOnNotReady = false;
-  let help = false;
-  let optionsEnded = false;
-  for (const arg of argv) {
-    if (!optionsEnded && arg === '--') optionsEnded = true;
-    else if (!optionsEnded && (arg === '-h' || arg === '--help')) help = true;
-    else if (!optionsEnded && arg === '--fail-on-not-ready') failOnNotReady = true;
-    else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`classify: unknown option "${arg}"`);
-    else positional.push(arg);
-  }
-  if (help) return { source: '', failOnNotReady, help };
-  if (positional.length !== 1 || positional[0] === undefined) {
+function parseClassifyArgs(argv: readonly string[]): ClassifyArgs | 'help' {
+  const parsed = parseCommandArgs(argv, SPEC);
+  if (parsed.help) return 'help';
+  const { positionals } = parsed;
+  if (positionals.length !== 1 || positionals[0] === undefined) {
     throw new CliUsageError(
-      positional.length === 0 ? 'classify: missing FILE (use "-" for standard input)' : `classify: expected one FILE, got ${positional.length}`,
+      positionals.length === 0 ? 'classify: missing FILE (use "-" for standard input)' : `classify: expected one FILE, got ${positionals.length}`,
     );
   }
-  return { source: positional[0], failOnNotReady, help };
+  return { source: positionals[0], failOnNotReady: parsed.values['fail-on-not-ready'] === true };
 }
 
-
 export const classifyCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv);
-  if (args.help) {
+  const args = parseClassifyArgs(argv);
+  if (args === 'help') {
     io.stdout.write(CLASSIFY_USAGE);
     return 0;
   }

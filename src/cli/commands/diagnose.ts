@@ -17,9 +17,10 @@ import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
 import type { KubeGateway } from '../../infra/kube/gateway';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand, CliIo } from '../io';
-import { defaultSshArgs, positiveInt, readSshOption, snapshotOverSsh, SSH_OPTIONS_HELP } from '../sshNodeAccess';
+import { positiveInt, snapshotOverSsh, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven } from '../sshNodeAccess';
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 
@@ -93,95 +94,59 @@ export interface BundleArgs {
   format: 'markdown' | 'json';
 }
 
+const SPEC = {
+  command: 'diagnose',
+  options: {
+    context: { type: 'string' },
+    node: { type: 'string' },
+    evidence: { type: 'string' },
+    'save-evidence': { type: 'string' },
+    kubeconfig: { type: 'string', multiple: true },
+    format: { type: 'string' },
+    'proxy-timeout': { type: 'string' },
+    'metrics-interval': { type: 'string' },
+    'no-node-proxy': { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    ssh: { type: 'boolean' },
+    ...SSH_OPTIONS,
+  },
+  positionalHint: 'use --node NAME',
+} as const;
+
+/** Options that reach a live cluster or node: meaningless with --evidence. */
+const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'no-node-proxy', 'ssh'] as const;
+
 export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | BundleArgs | 'help' {
-  let context: string | undefined;
-  let node: string | undefined;
-  let evidence: string | undefined;
-  let saveEvidence: string | undefined;
-  /** Options that reach a live cluster or node: meaningless with --evidence. */
-  const liveOptions: string[] = [];
-  const args: Omit<DiagnoseArgs, 'context' | 'node'> = {
-    kubeconfigs: [],
-    format: 'markdown',
-    proxyTimeoutMs: DEFAULT_PROXY_TIMEOUT_MS,
-    metricsIntervalMs: DEFAULT_METRICS_INTERVAL_MS,
-    useNodeProxy: true,
-    verbose: false,
-    ssh: false,
-    sshArgs: defaultSshArgs(),
-  };
-  let sshOptionSeen: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    const value = (): string => {
-      const next = argv[++i];
-      if (next === undefined || next === '') throw new CliUsageError(`diagnose: ${arg} needs a value`);
-      return next;
-    };
-    switch (arg) {
-      case '-h':
-      case '--help':
-        return 'help';
-      case '--context':
-        context = value();
-        break;
-      case '--node':
-        node = value();
-        break;
-      case '--evidence':
-        evidence = value();
-        break;
-      case '--save-evidence':
-        saveEvidence = value();
-        liveOptions.push(arg);
-        break;
-      case '--kubeconfig':
-        args.kubeconfigs.push(value());
-        liveOptions.push(arg);
-        break;
-      case '--format': {
-        const format = value();
-        if (format !== 'markdown' && format !== 'md' && format !== 'json') throw new CliUsageError(`diagnose: --format must be md, markdown or json, got ${JSON.stringify(format)}`);
-        args.format = format === 'json' ? 'json' : 'markdown';
-        break;
-      }
-      case '--proxy-timeout':
-        args.proxyTimeoutMs = positiveInt('diagnose', '--proxy-timeout', value(), 3_600_000);
-        liveOptions.push(arg);
-        break;
-      case '--metrics-interval':
-        args.metricsIntervalMs = nonNegativeInt('--metrics-interval', value(), 600_000);
-        liveOptions.push(arg);
-        break;
-      case '--no-node-proxy':
-        args.useNodeProxy = false;
-        liveOptions.push(arg);
-        break;
-      case '--verbose':
-        args.verbose = true;
-        break;
-      case '--ssh':
-        args.ssh = true;
-        break;
-      default:
-        if (!readSshOption('diagnose', arg, value, args.sshArgs)) {
-          throw new CliUsageError(
-            arg.startsWith('-') ? `diagnose: unknown option ${JSON.stringify(arg)} (see pleg-doctor diagnose --help)` : `diagnose: unexpected argument ${JSON.stringify(arg)} (use --node NAME)`,
-          );
-        }
-        sshOptionSeen ??= arg;
-    }
+  const parsed = parseCommandArgs(argv, SPEC);
+  if (parsed.help) return 'help';
+  const { values } = parsed;
+  let format: DiagnoseArgs['format'] = 'markdown';
+  if (values.format !== undefined) {
+    if (values.format !== 'markdown' && values.format !== 'md' && values.format !== 'json') throw new CliUsageError(`diagnose: --format must be md, markdown or json, got ${JSON.stringify(values.format)}`);
+    format = values.format === 'json' ? 'json' : 'markdown';
   }
-  if (evidence !== undefined) {
-    const live = [...(context !== undefined ? ['--context'] : []), ...(node !== undefined ? ['--node'] : []), ...liveOptions, ...(args.ssh ? ['--ssh'] : []), ...(sshOptionSeen !== undefined ? [sshOptionSeen] : [])];
+  const sshGiven = sshOptionsGiven(values);
+  if (values.evidence !== undefined) {
+    const live = [...LIVE_OPTIONS.filter((o) => values[o] !== undefined).map((o) => `--${o}`), ...sshGiven.slice(0, 1)];
     if (live.length > 0) throw new CliUsageError(`diagnose: --evidence reads a saved bundle and reaches nothing; drop ${live.join(', ')}`);
-    return { evidence, format: args.format };
+    return { evidence: values.evidence, format };
   }
-  if (context === undefined) throw new CliUsageError('diagnose: --context is required');
-  if (node === undefined) throw new CliUsageError('diagnose: --node is required');
+  const args: Omit<DiagnoseArgs, 'context' | 'node'> = {
+    kubeconfigs: values.kubeconfig ?? [],
+    format,
+    proxyTimeoutMs: values['proxy-timeout'] !== undefined ? positiveInt('diagnose', '--proxy-timeout', values['proxy-timeout'], 3_600_000) : DEFAULT_PROXY_TIMEOUT_MS,
+    metricsIntervalMs: values['metrics-interval'] !== undefined ? nonNegativeInt('--metrics-interval', values['metrics-interval'], 600_000) : DEFAULT_METRICS_INTERVAL_MS,
+    useNodeProxy: values['no-node-proxy'] !== true,
+    verbose: values.verbose === true,
+    ssh: values.ssh === true,
+    sshArgs: sshArgsFrom('diagnose', values),
+  };
+  if (values.context === undefined) throw new CliUsageError('diagnose: --context is required');
+  if (values.node === undefined) throw new CliUsageError('diagnose: --node is required');
   // An SSH option without --ssh would silently do nothing: say so instead.
-  if (sshOptionSeen !== undefined && !args.ssh) throw new CliUsageError(`diagnose: ${sshOptionSeen} is a node-side option: add --ssh to reach the node over SSH`);
-  return { context, node, ...args, ...(saveEvidence !== undefined ? { saveEvidence } : {}) };
+  const firstSsh = sshGiven[0];
+  if (firstSsh !== undefined && !args.ssh) throw new CliUsageError(`diagnose: ${firstSsh} is a node-side option: add --ssh to reach the node over SSH`);
+  return { context: values.context, node: values.node, ...args, ...(values['save-evidence'] !== undefined ? { saveEvidence: values['save-evidence'] } : {}) };
 }
 
 /** The address to SSH to when --host is absent: the node's InternalIP, else its name. */

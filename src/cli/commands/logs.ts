@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { KubeletLogReader, DEFAULT_GAP_SECONDS, type LogReaderOptions, type ReaderFinding } from '../../core/parse/logReader';
 import { LogByteScanner } from '../../core/parse/logReaderBytes';
 import { parseGoDurationSeconds } from '../../core/util/goDuration';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand, CliIo } from '../io';
 
@@ -29,10 +30,11 @@ Options:
 Exit codes: 0 no PLEG stretch, 1 at least one PLEG stretch, 2 usage or unreadable input.
 `;
 
+const SPEC = { command: 'logs', options: { gap: { type: 'string' }, year: { type: 'string' } }, positionals: true } as const;
+
 interface LogsArgs {
-  file?: string;
+  file: string;
   options: LogReaderOptions;
-  help: boolean;
 }
 
 function parseGap(value: string): number {
@@ -48,31 +50,20 @@ function parseGap(value: string): number {
   return seconds;
 }
 
-function parseArgs(argv: readonly string[]): LogsArgs {
-  const args: LogsArgs = { options: {}, help: false };
-  const files: string[] = [];
-  let optionsEnded = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const value = (name: string): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new CliUsageError(`logs: ${name} needs a value`);
-      return v;
-    };
-    if (!optionsEnded && arg === '--') optionsEnded = true;
-    else if (!optionsEnded && (arg === '-h' || arg === '--help')) args.help = true;
-    else if (!optionsEnded && arg === '--gap') args.options.gapSeconds = parseGap(value('--gap'));
-    else if (!optionsEnded && arg.startsWith('--gap=')) args.options.gapSeconds = parseGap(arg.slice(6));
-    else if (!optionsEnded && (arg === '--year' || arg.startsWith('--year='))) {
-      const v = arg === '--year' ? value('--year') : arg.slice(7);
-      if (!/^\d{4}$/u.test(v)) throw new CliUsageError(`logs: --year must be a four-digit year, got "${v}"`);
-      args.options.baseYear = Number(v);
-    } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`logs: unknown option "${arg}"`);
-    else files.push(arg);
+function parseLogsArgs(argv: readonly string[]): LogsArgs | 'help' {
+  const parsed = parseCommandArgs(argv, SPEC);
+  if (parsed.help) return 'help';
+  const { values, positionals } = parsed;
+  const options: LogReaderOptions = {};
+  if (values.gap !== undefined) options.gapSeconds = parseGap(values.gap);
+  if (values.year !== undefined) {
+    if (!/^\d{4}$/u.test(values.year)) throw new CliUsageError(`logs: --year must be a four-digit year, got "${values.year}"`);
+    options.baseYear = Number(values.year);
   }
-  if (files.length > 1) throw new CliUsageError('logs: give one FILE (or "-" for standard input)');
-  if (files[0] !== undefined) args.file = files[0];
-  return args;
+  if (positionals.length > 1) throw new CliUsageError('logs: give one FILE (or "-" for standard input)');
+  const file = positionals[0];
+  if (file === undefined) throw new CliUsageError('logs: missing FILE (use "-" for standard input)');
+  return { file, options };
 }
 
 /** The JSON line for a finding: 1-based lines; stretches say firstLine/lastLine, others line. */
@@ -102,12 +93,11 @@ async function openFile(file: string, io: CliIo): Promise<Readable> {
 /** `openStdin` gives the real standard input as a stream; without it, `io.readStdin()` is used (tests). */
 export function createLogsCommand(openStdin?: () => NodeJS.ReadableStream): CliCommand {
   return async (argv, io) => {
-    const args = parseArgs(argv);
-    if (args.help) {
+    const args = parseLogsArgs(argv);
+    if (args === 'help') {
       io.stdout.write(LOGS_USAGE);
       return 0;
     }
-    if (args.file === undefined) throw new CliUsageError('logs: missing FILE (use "-" for standard input)');
     let input: NodeJS.ReadableStream;
     if (args.file !== '-') input = await openFile(args.file, io);
     else if (openStdin !== undefined) input = openStdin();

@@ -7,6 +7,7 @@ import type { KubeNode } from '../../core/kube/objects';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { Logger } from '../../core/util/logger';
 import type { ClusterError, KubeGateway, NodeWatch, WatchState } from '../../infra/kube/gateway';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand, CliIo } from '../io';
 import { classificationLine } from './classify';
@@ -32,12 +33,17 @@ Exit codes: 0 every context listed, 1 a context failed (or a node is not ready, 
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
+const SPEC = {
+  command: 'nodes',
+  options: { context: { type: 'string' }, kubeconfig: { type: 'string', multiple: true }, timeout: { type: 'string' }, 'fail-on-not-ready': { type: 'boolean' } },
+  positionalHint: 'use --context NAME',
+} as const;
+
 interface NodesArgs {
   context?: string;
   kubeconfigs: string[];
   timeoutMs: number;
   failOnNotReady: boolean;
-  help: boolean;
 }
 
 function parseTimeout(text: string): number {
@@ -54,42 +60,16 @@ function parseTimeout(text: string): number {
   return ms;
 }
 
-function parseArgs(argv: readonly string[]): NodesArgs {
-  const args: NodesArgs = { kubeconfigs: [], timeoutMs: DEFAULT_TIMEOUT_MS, failOnNotReady: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined || v === '') throw new CliUsageError(`nodes: ${name} needs a value`);
-      return v;
-    };
-    switch (name) {
-      case '-h':
-      case '--help':
-        args.help = true;
-        break;
-      case '--context':
-        args.context = value();
-        break;
-      case '--kubeconfig':
-        args.kubeconfigs.push(value());
-        break;
-      case '--timeout':
-        args.timeoutMs = parseTimeout(value());
-        break;
-      case '--fail-on-not-ready':
-        args.failOnNotReady = true;
-        break;
-      default:
-        throw new CliUsageError(
-          arg.startsWith('-') ? `nodes: unknown option "${arg}"` : `nodes: unexpected argument "${arg}" (use --context NAME)`,
-        );
-    }
-  }
-  return args;
+function parseNodesArgs(argv: readonly string[]): NodesArgs | 'help' {
+  const parsed = parseCommandArgs(argv, SPEC);
+  if (parsed.help) return 'help';
+  const { values } = parsed;
+  return {
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    kubeconfigs: values.kubeconfig ?? [],
+    timeoutMs: values.timeout !== undefined ? parseTimeout(values.timeout) : DEFAULT_TIMEOUT_MS,
+    failOnNotReady: values['fail-on-not-ready'] === true,
+  };
 }
 
 type ContextOutcome = { nodes: KubeNode[] } | { error: ClusterError };
@@ -161,8 +141,8 @@ function stderrLogger(io: CliIo): Logger {
 
 export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
   return async (argv, io) => {
-    const args = parseArgs(argv);
-    if (args.help) {
+    const args = parseNodesArgs(argv);
+    if (args === 'help') {
       io.stdout.write(NODES_USAGE);
       return 0;
     }

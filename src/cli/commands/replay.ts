@@ -4,6 +4,7 @@
 import type { ReplayKubelet } from '../../core/pleg/replay';
 import { replayTrace } from '../../core/pleg/replay';
 import { TraceError } from '../../core/pleg/traceSchema';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand } from '../io';
 import { readInput } from '../readInput';
@@ -28,30 +29,23 @@ export function replayKubeletFor(value: string): ReplayKubelet {
   throw new CliUsageError(`replay: --kubelet must be 1.26–1.31 or 1.32 and later, got "${value}"`);
 }
 
+const SPEC = { command: 'replay', options: { kubelet: { type: 'string' } }, positionals: true } as const;
+
 interface ReplayArgs {
-  kubelet: ReplayKubelet | null;
+  kubelet: ReplayKubelet;
   files: string[];
-  help: boolean;
 }
 
-function parseArgs(argv: readonly string[]): ReplayArgs {
-  const args: ReplayArgs = { kubelet: null, files: [], help: false };
-  let optionsEnded = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!optionsEnded && arg === '--') optionsEnded = true;
-    else if (!optionsEnded && (arg === '-h' || arg === '--help')) args.help = true;
-    else if (!optionsEnded && arg === '--kubelet') {
-      const value = argv[++i];
-      if (value === undefined) throw new CliUsageError('replay: --kubelet needs a value (1.26 or 1.32)');
-      args.kubelet = replayKubeletFor(value);
-    } else if (!optionsEnded && arg.startsWith('--kubelet=')) args.kubelet = replayKubeletFor(arg.slice('--kubelet='.length));
-    else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`replay: unknown option "${arg}"`);
-    else args.files.push(arg);
-  }
-  return args;
+function parseReplayArgs(argv: readonly string[]): ReplayArgs | 'help' {
+  const parsed = parseCommandArgs(argv, SPEC);
+  if (parsed.help) return 'help';
+  const { values, positionals: files } = parsed;
+  if (values.kubelet === undefined) throw new CliUsageError('replay: missing --kubelet 1.26|1.32');
+  const kubelet = replayKubeletFor(values.kubelet);
+  if (files.length === 0) throw new CliUsageError('replay: missing FILE (use "-" for standard input)');
+  if (files.filter((f) => f === '-').length > 1) throw new CliUsageError('replay: standard input ("-") can be given only once');
+  return { kubelet, files };
 }
-
 
 function replayFile(text: string, file: string, kubelet: ReplayKubelet): unknown {
   let input: unknown;
@@ -69,14 +63,11 @@ function replayFile(text: string, file: string, kubelet: ReplayKubelet): unknown
 }
 
 export const replayCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv);
-  if (args.help) {
+  const args = parseReplayArgs(argv);
+  if (args === 'help') {
     io.stdout.write(REPLAY_USAGE);
     return 0;
   }
-  if (args.kubelet === null) throw new CliUsageError('replay: missing --kubelet 1.26|1.32');
-  if (args.files.length === 0) throw new CliUsageError('replay: missing FILE (use "-" for standard input)');
-  if (args.files.filter((f) => f === '-').length > 1) throw new CliUsageError('replay: standard input ("-") can be given only once');
   const single = args.files.length === 1;
   for (const file of args.files) {
     if (io.signal.aborted) return 130;

@@ -3,6 +3,7 @@
 
 import { parseScenario, ScenarioError } from '../../core/pleg/sim/scenario';
 import { simulate, SimulationCancelledError } from '../../core/pleg/sim/simulate';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand } from '../io';
 import { readInput } from '../readInput';
@@ -19,38 +20,27 @@ Options:
   -h, --help  show this help
 `;
 
+const SPEC = { command: 'simulate', options: { summary: { type: 'boolean' }, log: { type: 'boolean' } }, positionals: true } as const;
+
 interface SimulateArgs {
   source: string;
   mode: 'full' | 'summary' | 'log';
-  help: boolean;
 }
 
-function parseArgs(argv: readonly string[]): SimulateArgs {
-  const positional: string[] = [];
-  let mode: SimulateArgs['mode'] = 'full';
-  let help = false;
-  let optionsEnded = false;
-  for (const arg of argv) {
-    if (!optionsEnded && arg === '--') optionsEnded = true;
-    else if (!optionsEnded && (arg === '-h' || arg === '--help')) help = true;
-    else if (!optionsEnded && (arg === '--summary' || arg === '--log')) {
-      const next = arg === '--summary' ? 'summary' : 'log';
-      if (mode !== 'full' && mode !== next) throw new CliUsageError('simulate: --summary and --log exclude each other');
-      mode = next;
-    } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') throw new CliUsageError(`simulate: unknown option "${arg}"`);
-    else positional.push(arg);
+function parseSimulateArgs(argv: readonly string[]): SimulateArgs | 'help' {
+  const parsed = parseCommandArgs(argv, SPEC);
+  if (parsed.help) return 'help';
+  const { values, positionals } = parsed;
+  if (values.summary === true && values.log === true) throw new CliUsageError('simulate: --summary and --log exclude each other');
+  if (positionals.length !== 1 || positionals[0] === undefined) {
+    throw new CliUsageError(positionals.length === 0 ? 'simulate: missing SCENARIO.json (use "-" for standard input)' : `simulate: expected one SCENARIO.json, got ${positionals.length}`);
   }
-  if (help) return { source: '', mode, help };
-  if (positional.length !== 1 || positional[0] === undefined) {
-    throw new CliUsageError(positional.length === 0 ? 'simulate: missing SCENARIO.json (use "-" for standard input)' : `simulate: expected one SCENARIO.json, got ${positional.length}`);
-  }
-  return { source: positional[0], mode, help };
+  return { source: positionals[0], mode: values.summary === true ? 'summary' : values.log === true ? 'log' : 'full' };
 }
-
 
 export const simulateCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv);
-  if (args.help) {
+  const args = parseSimulateArgs(argv);
+  if (args === 'help') {
     io.stdout.write(SIMULATE_USAGE);
     return 0;
   }

@@ -4,9 +4,10 @@
 import { TransportSelectionError } from '../../infra/cri/transports/select';
 import { SudoCheckError } from '../../infra/nodeSnapshot/collectNodeSnapshot';
 import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, SshError } from '../../infra/ssh/errors';
+import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand } from '../io';
-import { defaultSshArgs, readSshOption, snapshotOverSsh, SSH_OPTIONS_HELP } from '../sshNodeAccess';
+import { snapshotOverSsh, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom } from '../sshNodeAccess';
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 
@@ -27,19 +28,10 @@ revoked.
 type SnapshotArgs = SshArgs & { host: string };
 
 export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | 'help' {
-  const args = defaultSshArgs();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    const value = (): string => {
-      const next = argv[++i];
-      if (next === undefined) throw new CliUsageError(`snapshot: ${arg} needs a value`);
-      return next;
-    };
-    if (arg === '-h' || arg === '--help') return 'help';
-    if (!readSshOption('snapshot', arg, value, args)) throw new CliUsageError(`snapshot: unknown option ${JSON.stringify(arg)} (see pleg-doctor snapshot --help)`);
-  }
-  const { host, ...rest } = args;
-  if (host === undefined || host === '') throw new CliUsageError('snapshot: --host is required');
+  const parsed = parseCommandArgs(argv, { command: 'snapshot', options: SSH_OPTIONS });
+  if (parsed.help) return 'help';
+  const { host, ...rest } = sshArgsFrom('snapshot', parsed.values);
+  if (host === undefined) throw new CliUsageError('snapshot: --host is required');
   return { host, ...rest };
 }
 

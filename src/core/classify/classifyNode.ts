@@ -16,14 +16,11 @@
 
 import type { KubeNode } from '../kube/objects';
 import { parseReadyMessage } from '../parse/readyMessage';
-import { GoDurationError, MAX_GO_DURATION_NS, parseGoDurationNs, formatGoDuration } from '../util/goDuration';
+import { GoDurationError, meansNeverRelisted, parseGoDurationNs, formatGoDuration } from '../util/goDuration';
 import type { NodeClassification, PressureCondition, ReadyError, Verdict } from './types';
 
 /** How long R2 / "may not have completed yet" may last before it is no longer a startup transient. */
 export const STARTUP_GRACE_SECONDS = 180;
-
-/** Kubelets before PR #69008 printed the maximum Go duration for "never relisted"; anything from here on means never. */
-const NEVER_THRESHOLD_NS = 2_562_047n * 3_600_000_000_000n;
 
 const PRESSURES: readonly PressureCondition[] = ['MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
@@ -58,11 +55,12 @@ export function nanosToSeconds(ns: bigint): number {
 
 /** Parses a Go duration into seconds; `null` for "never" (the max duration and anything above). */
 export function plegDurationSeconds(text: string): { seconds: number | null } | { error: string } {
+  // Hours beyond int64 nanoseconds do not parse, yet still mean "never".
   const hours = /^(\d+)h/u.exec(text);
-  if (hours?.[1] !== undefined && BigInt(hours[1]) >= 2_562_047n) return { seconds: null };
+  if (hours?.[1] !== undefined && meansNeverRelisted({ seconds: Number(hours[1]) * 3600 })) return { seconds: null };
   try {
     const ns = parseGoDurationNs(text);
-    if (ns >= NEVER_THRESHOLD_NS || ns >= MAX_GO_DURATION_NS) return { seconds: null };
+    if (meansNeverRelisted({ ns })) return { seconds: null };
     return { seconds: nanosToSeconds(ns) };
   } catch (e) {
     return { error: e instanceof GoDurationError ? e.message : String(e) };

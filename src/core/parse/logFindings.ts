@@ -1,7 +1,7 @@
 // PLEG-relevant findings in a kubelet log (journalctl, /var/log/messages, klog text or JSON lines), for the
 // language server's diagnostics and hovers. One finding per line at most: the most telling rule wins.
 
-import { parseGoDurationSeconds } from '../util/goDuration';
+import { meansNeverRelisted, parseGoDurationSeconds } from '../util/goDuration';
 import type { CatalogRule, RuleId } from './messageCatalog';
 import {
   E1, KLOG, L1, L10, L11, L12, L13, L2, L3, L4, L5, L6, L7, L8, L9, R1, R2, R3, R4, R8, SYSL, X1, X2, X3, X4,
@@ -143,7 +143,7 @@ function plegExplanation(text: string): string {
   try {
     const a = parseGoDurationSeconds(ago);
     const t = parseGoDurationSeconds(thr);
-    if (a >= 2_562_047 * 3600) {
+    if (meansNeverRelisted({ seconds: a })) {
       return `\n\nThe kubelet printed the maximum Go duration (\`${ago}\`): an old kubelet's way of saying PLEG **never** relisted successfully.`;
     }
     return (

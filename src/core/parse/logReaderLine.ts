@@ -73,6 +73,8 @@ const RELIST_FAILED = /GenericPLEG: Unable to retrieve pods(?:: (.*))?/u;
 const EVENTED_DISCARD = /Event channel is full, discarded pod lifecycle event/u;
 const HOUSEKEEPING = /[Hh]ousekeeping took (?:longer than expected|too long)/u;
 const KUBELET_VERSION = /"Kubelet version" kubeletVersion="([^"]*)"|\] Version: (v\d\S*)/u;
+/** glog/klog before 1.21 (server.go): `Version: v1.13.4` as the whole message. */
+const OLD_VERSION = /^Version: (v\d\S*)/u;
 const R2_TEXT = /PLEG is not healthy:\s+pleg has yet to be successful/u;
 const NOT_READY_EVENT = /event="NodeNotReady"|Recording NodeNotReady event|reason="NodeNotReady"/u;
 const READY_EVENT = /event="NodeReady"|Recording NodeReady event|reason="NodeReady"/u;
@@ -208,6 +210,29 @@ function skipReasons(body: Body): string[] {
   return kinds;
 }
 
+/**
+ * A kubelet process starting. Decoded messages first: a structured or JSON "Kubelet version" line carries
+ * the version as a field (the JSON line's searched text has no quotes around the message), and a klog
+ * header is already cut off the body of an old `Version: v1.12.10` line. The raw-text pattern stays for
+ * lines whose body did not parse.
+ */
+function kubeletStart(body: Body): LineEvent | undefined {
+  let v: string | undefined;
+  if (body.msg === 'Kubelet version') v = body.fields.get('kubeletVersion');
+  else {
+    const old = OLD_VERSION.exec(body.msg);
+    if (old !== null) v = old[1];
+    else {
+      const m = KUBELET_VERSION.exec(body.text);
+      if (m === null) return undefined;
+      v = m[1] ?? m[2];
+    }
+  }
+  const ev: LineEvent = { kind: 'kubelet-start' };
+  if (v !== undefined && v !== '') ev.version = v;
+  return ev;
+}
+
 /** Facts of one line, or undefined when the line says nothing the reader tracks. */
 export function classifyLogLine(raw: string): LineFacts | undefined {
   const line = raw.length > MAX_MATCHED_LINE ? raw.slice(0, MAX_MATCHED_LINE) : raw;
@@ -269,13 +294,8 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
     else if (st === 'NodeReady') events.push({ kind: 'node-ready', text: e1?.[0] ?? '' });
   }
 
-  const version = KUBELET_VERSION.exec(text);
-  if (version !== null) {
-    const ev: LineEvent = { kind: 'kubelet-start' };
-    const v = version[1] ?? version[2];
-    if (v !== undefined && v !== '') ev.version = v;
-    events.push(ev);
-  }
+  const start = kubeletStart(body);
+  if (start !== undefined) events.push(start);
 
   if (events.length === 0) return undefined;
   const facts: LineFacts = { events };

@@ -1,6 +1,8 @@
 // Parsers for the output of the fixed node probe commands (src/infra/ssh/command.ts). Pure: each takes the
 // text a command printed and returns typed facts, or throws ProbeParseError naming what did not fit.
 
+import { KubeletVersionError, parseKubeletVersion } from '../pleg/profiles';
+
 export class ProbeParseError extends Error {
   constructor(probe: string, detail: string, text: string) {
     super(`${probe}: ${detail} in ${JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)}`);
@@ -142,11 +144,17 @@ export function parseSystemdVersion(text: string): { version: number; full: stri
   return { version: Number(match[1]), full: match[2] ?? match[1] };
 }
 
-/** `kubelet --version`: `Kubernetes v1.32.3`. */
-export function parseKubeletVersion(text: string): string {
-  const match = /^Kubernetes (v\d+\.\d+\.\d+\S*)/m.exec(text.trim());
-  if (match?.[1] === undefined) throw new ProbeParseError('kubelet --version', 'no "Kubernetes vX.Y.Z"', text);
-  return match[1];
+/** `kubelet --version`: `Kubernetes v1.32.3` → `v1.32.3`, a version parseKubeletVersion (pleg/profiles) reads. */
+export function kubeletVersionFromOutput(text: string): string {
+  const version = /^Kubernetes (v\d+\S*)/m.exec(text.trim())?.[1];
+  if (version === undefined) throw new ProbeParseError('kubelet --version', 'no "Kubernetes vX.Y.Z"', text);
+  try {
+    parseKubeletVersion(version);
+  } catch (e) {
+    if (e instanceof KubeletVersionError) throw new ProbeParseError('kubelet --version', e.message, text);
+    throw e;
+  }
+  return version;
 }
 
 /** `containerd --version`: `containerd containerd.io 1.7.27 05044ec…` or Debian's `containerd github.com/containerd/containerd 1.6.20~ds1`. */

@@ -1,9 +1,10 @@
 // Sample lines of the Prometheus text format 0.0.4, scanned in place in the whole body: a 5 MB /metrics
 // has ~50,000 of them, and a substring, a label array and a regex per line made the old parser spend a
-// third of its time collecting garbage. The scanner reads char codes between the line's bounds, reuses the
-// previous line's metric and label names when the text repeats them (it nearly always does: samples of one
-// family follow each other), and allocates only what the result holds: the Sample, its labels object and
-// the label values. Every rejection names the line number and quotes the line, as before.
+// third of its time collecting garbage. The scanner reads char codes between the line's bounds, finds a
+// label value's closing quote natively, and reuses the previous line's metric name, label names and label
+// values, with their hashes, when the text repeats them (it nearly always does: samples of one family follow
+// each other). It allocates only what the result holds: the Sample, its labels object and the label values
+// (repeated values share one string). Every rejection names the line number and quotes the line, as before.
 
 import { PrometheusTextError, scanPrometheusFloat } from './prometheusLine';
 import type { Sample } from './prometheusText';
@@ -18,6 +19,9 @@ const EQUALS = 61;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const COLON = 58;
+
+const MAX_INTERNED_VALUES = 50_000;
+const UNSET_VALUE = undefined as unknown as number;
 
 const isBlank = (c: number): boolean => c === SPACE || c === TAB;
 const isLetterOrUnderscore = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
@@ -56,13 +60,22 @@ export class SampleScanner {
    */
   seriesHash = 0;
   private previousName = '';
+  private previousNameHash = 0;
   private readonly previousLabelNames: string[] = [];
   private readonly previousLabelValues: string[] = [];
+  /** Per position: the hash of the previous line's label name, and of its name and value together. */
+  private readonly previousNameHashes: number[] = [];
+  private readonly previousLabelHashes: number[] = [];
   private previousLabels: Record<string, string> = {};
   private previousLabelCount = 0;
   private manyLabels = new Set<string>();
   private readonly labelNames: string[] = [];
   private readonly names = new Map<string, string>();
+  private readonly values = new Map<string, string>();
+  /** Where the next backslash at or after the current label value is (Infinity: none left in the text). */
+  private nextBackslash = -1;
+  /** Whether the label value closingQuote just found holds escapes (and so must be decoded). */
+  private escaped = false;
   private lineNo = 0;
   private lineStart = 0;
   private lineEnd = 0;
@@ -81,16 +94,12 @@ export class SampleScanner {
     this.lineStart = lineStart;
     this.lineEnd = end;
     const fail = this.fail;
-    let p = start;
-    let c = text.charCodeAt(p);
-    if (!(isLetterOrUnderscore(c) || c === COLON)) fail('expected a metric name');
-    p++;
-    while (p < end && isMetricChar(text.charCodeAt(p))) p++;
-    const name = this.metricName(start, p);
+    let p = this.metricNameEnd(start, end);
+    const name = this.previousName;
     let labelCount = 0;
     let sameNamesAsBefore = true;
     let labelHashSum = 0;
-    c = p < end ? text.charCodeAt(p) : -1;
+    let c = p < end ? text.charCodeAt(p) : -1;
     if (c === OPEN_BRACE) {
       p++;
       for (;;) {
@@ -102,45 +111,28 @@ export class SampleScanner {
         }
         if (!isLetterOrUnderscore(c)) fail(`expected a label name at column ${p - lineStart + 1}`);
         const labelStart = p;
-        p++;
-        while (p < end && isLabelChar(text.charCodeAt(p))) p++;
-        const labelName = this.labelName(labelCount, labelStart, p);
+        p = this.labelNameEnd(labelCount, labelStart, end);
+        const labelName = this.labelNames[labelCount] as string;
         if (this.seenBefore(labelName, labelCount)) fail(`duplicate label "${labelName}"`);
-        this.labelNames[labelCount] = labelName;
-        const nameHash = hashRange(text, labelStart, p, 2166136261);
+        const sameName = labelName === this.previousLabelNames[labelCount];
+        if (!sameName) sameNamesAsBefore = false;
         p = skipBlanks(text, p, end);
         if (p >= end || text.charCodeAt(p) !== EQUALS) fail(`expected "=" after label "${labelName}"`);
         p = skipBlanks(text, p + 1, end);
         if (p >= end || text.charCodeAt(p) !== QUOTE) fail(`expected a quoted value for label "${labelName}"`);
         p++;
-        const valueStart = p;
-        let value = '';
-        let chunkStart = p;
-        for (;;) {
-          if (p >= end) fail(`unterminated value of label "${labelName}"`);
-          c = text.charCodeAt(p);
-          if (c === QUOTE) break;
-          if (c === BACKSLASH) {
-            const next = p + 1 < end ? text.charCodeAt(p + 1) : -1;
-            let decoded: string;
-            if (next === BACKSLASH) decoded = '\\';
-            else if (next === QUOTE) decoded = '"';
-            else if (next === 110) decoded = '\n'; // n
-            else decoded = fail(`invalid escape "\\${next === -1 ? '' : text[p + 1]}" in label "${labelName}"`);
-            value += text.slice(chunkStart, p) + decoded;
-            p += 2;
-            chunkStart = p;
-            continue;
-          }
-          p++;
+        const close = this.closingQuote(p, end, labelName);
+        if (sameName && !this.escaped && this.sameAsPreviousValue(labelCount, p, close)) {
+          // The previous line's value in this position, with its hash: nothing to read or allocate.
+          labelHashSum = (labelHashSum + (this.previousLabelHashes[labelCount] as number)) | 0;
+        } else {
+          this.previousLabelValues[labelCount] = this.escaped ? this.unescape(p, close, labelName) : this.internValue(text.slice(p, close));
+          const labelHash = finish(hashRange(text, p, close, Math.imul((this.previousNameHashes[labelCount] as number) ^ 61, 16777619)));
+          this.previousLabelHashes[labelCount] = labelHash;
+          labelHashSum = (labelHashSum + labelHash) | 0;
         }
-        if (chunkStart === valueStart) value = this.labelValue(labelCount, valueStart, p);
-        else value += text.slice(chunkStart, p);
-        this.previousLabelValues[labelCount] = value;
-        if (labelName !== this.previousLabelNames[labelCount]) sameNamesAsBefore = false;
-        labelHashSum = (labelHashSum + finish(hashRange(text, valueStart, p, Math.imul(nameHash ^ 61, 16777619)))) | 0;
         labelCount++;
-        p = skipBlanks(text, p + 1, end);
+        p = skipBlanks(text, close + 1, end);
         c = p < end ? text.charCodeAt(p) : -1;
         if (c === COMMA) {
           p++;
@@ -164,15 +156,122 @@ export class SampleScanner {
     if (p === valueStart) fail(`missing value for ${name}`);
     const value = scanPrometheusFloat(text, valueStart, p);
     if (value === undefined) fail(`invalid value "${text.slice(valueStart, p)}"`);
-    const sample: Sample = { name, labels, value: value as number };
+    // Created with `value` undefined, then set: V8 then keeps the field tagged, so an integer value (most
+    // counters and bucket counts) sits in the object and only a fractional one gets a heap number. A field
+    // that only ever held numbers would box every value: a megabyte of boxes per 5 MB body for the GC.
+    const sample: Sample = { name, labels, value: UNSET_VALUE };
+    sample.value = value as number;
 
-    p = skipBlanks(text, p, end);
-    let restEnd = end;
-    while (restEnd > p && ((c = text.charCodeAt(restEnd - 1)) === SPACE || c === TAB || c === CR)) restEnd--;
-    if (restEnd > p) sample.timestampMs = timestamp(text, p, restEnd, fail);
+    // Nearly every line ends right after its value; only then is there a timestamp or trailing blanks to read.
+    if (p < end) {
+      p = skipBlanks(text, p, end);
+      let restEnd = end;
+      while (restEnd > p && ((c = text.charCodeAt(restEnd - 1)) === SPACE || c === TAB || c === CR)) restEnd--;
+      if (restEnd > p) sample.timestampMs = timestamp(text, p, restEnd, fail);
+    }
 
-    this.seriesHash = (finish(hashRange(text, start, start + name.length, 2166136261)) ^ labelHashSum) & 0x3fffffff;
+    this.seriesHash = (this.previousNameHash ^ labelHashSum) & 0x3fffffff;
     return sample;
+  }
+
+  /**
+   * Reads the metric name at `start` and returns where it ends; the name (the same string object every time
+   * the text repeats it) and its hash are left in previousName/previousNameHash. The line before nearly
+   * always has the same name: then one native compare replaces reading the name char by char.
+   */
+  private metricNameEnd(start: number, end: number): number {
+    const text = this.text;
+    const previous = this.previousName;
+    // `previous` holds only name characters, so a match cannot run past the end of the line.
+    if (previous.length > 0 && text.startsWith(previous, start) && !isMetricChar(text.charCodeAt(start + previous.length))) {
+      return start + previous.length;
+    }
+    const c = start < end ? text.charCodeAt(start) : -1;
+    if (!(isLetterOrUnderscore(c) || c === COLON)) this.fail('expected a metric name');
+    let p = start + 1;
+    while (p < end && isMetricChar(text.charCodeAt(p))) p++;
+    this.previousName = this.intern(text.slice(start, p));
+    this.previousNameHash = finish(hashRange(text, start, p, 2166136261));
+    return p;
+  }
+
+  /** Reads the label name at `start` (its first character checked) into labelNames[index]; returns its end. */
+  private labelNameEnd(index: number, start: number, end: number): number {
+    const text = this.text;
+    const previous = this.previousLabelNames[index];
+    if (previous !== undefined && text.startsWith(previous, start) && !isLabelChar(text.charCodeAt(start + previous.length))) {
+      this.labelNames[index] = previous;
+      return start + previous.length;
+    }
+    let p = start + 1;
+    while (p < end && isLabelChar(text.charCodeAt(p))) p++;
+    this.labelNames[index] = this.intern(text.slice(start, p));
+    this.previousNameHashes[index] = hashRange(text, start, p, 2166136261);
+    return p;
+  }
+
+  /**
+   * The index of the quote closing the label value that starts at `from`. Found natively; escaped quotes
+   * (a backslash before the quote) are skipped. The next backslash in the text is remembered rather than
+   * searched for again per value, which keeps a body with one backslash near its end linear.
+   */
+  private closingQuote(from: number, end: number, labelName: string): number {
+    const text = this.text;
+    if (this.nextBackslash < from) {
+      const found = text.indexOf('\\', from);
+      this.nextBackslash = found === -1 ? Infinity : found;
+    }
+    this.escaped = false;
+    let p = from;
+    for (;;) {
+      const found = text.indexOf('"', p);
+      // Without a quote on this line, the escapes up to its end are still checked first: a bad escape is
+      // the error the line reports, as when the value was read char by char.
+      const quote = found === -1 || found >= end ? end : found;
+      let q = p;
+      if (this.nextBackslash < quote) {
+        // Walk the escapes before the quote, two characters each.
+        this.escaped = true;
+        for (q = this.nextBackslash; ; q = this.nextBackslash) {
+          const next = q + 1 < end ? text.charCodeAt(q + 1) : -1;
+          if (next !== BACKSLASH && next !== QUOTE && next !== 110) {
+            this.fail(`invalid escape "\\${next === -1 ? '' : text[q + 1]}" in label "${labelName}"`);
+          }
+          q += 2;
+          const backslash = text.indexOf('\\', q);
+          this.nextBackslash = backslash === -1 ? Infinity : backslash;
+          if (this.nextBackslash >= quote) break;
+        }
+      }
+      // q is past the last escape before the quote; if that escape was `\"`, the quote was part of it.
+      if (q <= quote) {
+        if (quote === end) this.fail(`unterminated value of label "${labelName}"`);
+        return quote;
+      }
+      p = q;
+    }
+  }
+
+  /** The decoded value of `[from, to)`, which holds at least one (already validated) escape. */
+  private unescape(from: number, to: number, labelName: string): string {
+    const text = this.text;
+    let value = '';
+    let chunkStart = from;
+    for (let p = from; p < to; p++) {
+      if (text.charCodeAt(p) !== BACKSLASH) continue;
+      const next = text.charCodeAt(p + 1);
+      const decoded = next === BACKSLASH ? '\\' : next === QUOTE ? '"' : next === 110 ? '\n' : this.fail(`invalid escape in label "${labelName}"`);
+      value += text.slice(chunkStart, p) + decoded;
+      p++;
+      chunkStart = p + 1;
+    }
+    return value + text.slice(chunkStart, to);
+  }
+
+  /** Whether `[from, to)` is written exactly as the previous line's value at the same position. */
+  private sameAsPreviousValue(index: number, from: number, to: number): boolean {
+    const previous = this.previousLabelValues[index];
+    return previous !== undefined && previous.length === to - from && this.text.startsWith(previous, from);
   }
 
   /**
@@ -188,28 +287,6 @@ export class SampleScanner {
     const seen = this.manyLabels.has(labelName);
     this.manyLabels.add(labelName);
     return seen;
-  }
-
-  /** The metric name in `[from, to)`, as the same string object every time the text repeats it. */
-  private metricName(from: number, to: number): string {
-    const previous = this.previousName;
-    if (previous.length === to - from && this.text.startsWith(previous, from)) return previous;
-    const name = this.intern(this.text.slice(from, to));
-    this.previousName = name;
-    return name;
-  }
-
-  private labelName(index: number, from: number, to: number): string {
-    const previous = this.previousLabelNames[index];
-    if (previous !== undefined && previous.length === to - from && this.text.startsWith(previous, from)) return previous;
-    return this.intern(this.text.slice(from, to));
-  }
-
-  /** A label value without escapes in `[from, to)`, reusing the previous line's value at the same position. */
-  private labelValue(index: number, from: number, to: number): string {
-    const previous = this.previousLabelValues[index];
-    if (previous !== undefined && previous.length === to - from && this.text.startsWith(previous, from)) return previous;
-    return this.text.slice(from, to);
   }
 
   /**
@@ -233,6 +310,19 @@ export class SampleScanner {
 
   private rememberLabelNames(count: number): void {
     for (let j = 0; j < count; j++) this.previousLabelNames[j] = this.labelNames[j] as string;
+  }
+
+  /**
+   * Label values repeat across a body (every histogram series lists the same `le` bounds, every series of a
+   * family the same few operations): keeping one copy of each means the result holds a few thousand strings
+   * instead of one per label, which is most of what the garbage collector has to copy while the body is
+   * read. A body of mostly distinct values (hostile, or ids) stops being interned at a bound.
+   */
+  private internValue(s: string): string {
+    const known = this.values.get(s);
+    if (known !== undefined) return known;
+    if (this.values.size < MAX_INTERNED_VALUES) this.values.set(s, s);
+    return s;
   }
 
   private intern(s: string): string {

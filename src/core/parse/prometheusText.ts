@@ -35,8 +35,6 @@ export interface MetricFamily {
 /** What the first pass hands the second: samples with where they were, and names in order of appearance. */
 interface Scanned {
   samples: Sample[];
-  /** Where each sample's line starts in the text; its number is counted again only for an error. */
-  lineStarts: number[];
   /** Index of the first sample whose series appeared before, or -1. */
   firstDuplicate: number;
   /** Distinct names in order of first appearance, as a declaration or as a sample (they group differently). */
@@ -51,7 +49,7 @@ export function parsePrometheusText(text: string): MetricFamily[] {
 
 function scan(text: string): Scanned {
   const declarations = new Map<string, Declaration>();
-  const scanned: Scanned = { samples: [], lineStarts: [], firstDuplicate: -1, order: [], declarations };
+  const scanned: Scanned = { samples: [], firstDuplicate: -1, order: [], declarations };
   const scanner = new SampleScanner(text);
   const series = new SeriesTable();
   const sampleNames = new Set<string>();
@@ -61,15 +59,14 @@ function scan(text: string): Scanned {
     let end = text.indexOf('\n', lineStart);
     if (end === -1) end = text.length;
     lineNo++;
-    let start = lineStart;
-    for (let c = text.charCodeAt(start); start < end && (c === 32 || c === 9); c = text.charCodeAt(++start));
+    const start = firstNonBlank(text, lineStart, end);
     const first = start < end ? text.charCodeAt(start) : -1;
     if (first === 35) {
       // '#': comments are a few hundred lines per body; they get a substring and plain string code.
       const line = text.slice(lineStart, end);
       const declared = parseComment(line, start - lineStart + 1, lineNo, declarations);
       if (declared !== undefined) scanned.order.push({ name: declared, declared: true });
-    } else if (first !== -1 && !(first === 13 && start === end - 1)) {
+    } else if (isSampleStart(text, start, end)) {
       const sample = scanner.scan(start, end, lineStart, lineNo);
       if (series.isDuplicate(scanner.seriesHash, sample, scanned.samples) && scanned.firstDuplicate === -1) {
         scanned.firstDuplicate = scanned.samples.length;
@@ -83,12 +80,28 @@ function scan(text: string): Scanned {
         }
       }
       scanned.samples.push(sample);
-      scanned.lineStarts.push(lineStart);
     }
     if (end === text.length) break;
     lineStart = end + 1;
   }
   return scanned;
+}
+
+function firstNonBlank(text: string, from: number, end: number): number {
+  let p = from;
+  for (let c = text.charCodeAt(p); p < end && (c === 32 || c === 9); c = text.charCodeAt(++p));
+  return p;
+}
+
+/** Whether a line whose first non-blank character is at `start` holds a sample: not blank, not `#`, not a lone CR. */
+function isSampleStart(text: string, start: number, end: number): boolean {
+  if (start >= end) return false;
+  const first = text.charCodeAt(start);
+  return first !== 35 && !(first === 13 && start === end - 1);
+}
+
+function isSampleLine(text: string, lineStart: number, end: number): boolean {
+  return isSampleStart(text, firstNonBlank(text, lineStart, end), end);
 }
 
 /**
@@ -191,7 +204,7 @@ function groupFamilies(text: string, scanned: Scanned): MetricFamily[] {
     const family = familyFor(familyOf(name, declarations));
     infoByName.set(name, { family, role: roleOf(name, family) });
   }
-  const { samples, lineStarts, firstDuplicate } = scanned;
+  const { samples, firstDuplicate } = scanned;
   let lastName = '';
   let info: NameInfo | undefined;
   for (let i = 0; i < samples.length; i++) {
@@ -200,35 +213,44 @@ function groupFamilies(text: string, scanned: Scanned): MetricFamily[] {
       lastName = sample.name;
       info = infoByName.get(lastName) as NameInfo;
     }
-    if (info.role !== Role.Free) checkSampleShape(info, sample, text, lineStarts[i] ?? 0);
+    if (info.role !== Role.Free) checkSampleShape(info, sample, text, i);
     if (i === firstDuplicate) {
-      shapeError(text, lineStarts[i] ?? 0, `duplicate series ${sample.name}`);
+      shapeError(text, i, `duplicate series ${sample.name}`);
     }
     info.family.samples.push(sample);
   }
   return [...families.values()];
 }
 
-function checkSampleShape(info: NameInfo, sample: Sample, text: string, lineStart: number): void {
+function checkSampleShape(info: NameInfo, sample: Sample, text: string, index: number): void {
   if (info.role === Role.HistogramBucket) {
     const le = sample.labels['le'];
-    if (le === undefined) shapeError(text, lineStart, `histogram bucket ${sample.name} has no "le" label`);
+    if (le === undefined) shapeError(text, index, `histogram bucket ${sample.name} has no "le" label`);
     const bound = parsePrometheusFloat(le);
-    if (bound === undefined || Number.isNaN(bound)) shapeError(text, lineStart, `invalid bucket bound le="${le}"`);
+    if (bound === undefined || Number.isNaN(bound)) shapeError(text, index, `invalid bucket bound le="${le}"`);
   } else if (info.role === Role.HistogramBare) {
-    shapeError(text, lineStart, `sample of histogram ${info.family.name} must end in _bucket, _sum or _count`);
+    shapeError(text, index, `sample of histogram ${info.family.name} must end in _bucket, _sum or _count`);
   } else {
     const quantile = sample.labels['quantile'];
     if (quantile === undefined || parsePrometheusFloat(quantile) === undefined) {
-      shapeError(text, lineStart, `summary sample ${sample.name} needs a numeric "quantile" label`);
+      shapeError(text, index, `summary sample ${sample.name} needs a numeric "quantile" label`);
     }
   }
 }
 
-/** Throws for the line starting at `lineStart`, counting its number now (errors are rare, lines are many). */
-function shapeError(text: string, lineStart: number, reason: string): never {
-  let lineNo = 1;
-  for (let p = text.indexOf('\n'); p !== -1 && p < lineStart; p = text.indexOf('\n', p + 1)) lineNo++;
-  const end = text.indexOf('\n', lineStart);
-  throw new PrometheusTextError(lineNo, reason, text.slice(lineStart, end === -1 ? text.length : end));
+/**
+ * Throws for the `index`-th sample line. Where it is, and its number, are found now by reading the lines
+ * again as the first pass did (errors are rare; remembering every sample's line costs every parse).
+ */
+function shapeError(text: string, index: number, reason: string): never {
+  let remaining = index;
+  let lineNo = 0;
+  for (let lineStart = 0; ; ) {
+    let end = text.indexOf('\n', lineStart);
+    if (end === -1) end = text.length;
+    lineNo++;
+    if (isSampleLine(text, lineStart, end) && remaining-- === 0) throw new PrometheusTextError(lineNo, reason, text.slice(lineStart, end));
+    if (end === text.length) throw new Error(`no sample line ${index} in the text`);
+    lineStart = end + 1;
+  }
 }

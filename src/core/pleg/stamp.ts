@@ -18,11 +18,6 @@ export function msToStamp(ms: number): bigint {
   return Number.isInteger(ms) ? BigInt(ms) * NS_PER_MS : BigInt(Math.round(ms * 1e6));
 }
 
-/** A stamp on the model clock in ms (approximate for far-off stamps); null for the zero time. */
-export function stampToMs(stamp: CacheStamp): number | null {
-  return stamp === null ? null : Number(stamp) / 1e6;
-}
-
 /** `t.Sub(base).Milliseconds()`: truncated and saturated like Go; null for the zero time. */
 export function stampToOracleMs(stamp: CacheStamp): number | null {
   if (stamp === null) return null;

@@ -99,6 +99,10 @@ export interface KubeletSample {
   runtimeErrors?: Record<string, number>;
   /** Mean runtime operation latency over the interval, by operation type, in seconds. */
   runtimeLatencyS?: Record<string, number>;
+  /** 1.36+: mean of kubelet_pleg_pod_relist_duration_seconds over the interval (one pod's share of a relist). */
+  podRelistDurationS?: number;
+  /** How long the scrape took to answer (a frozen runtime makes /metrics hang up to runtimeRequestTimeout). */
+  scrapeMs?: number;
 }
 
 /** The cost model's reading at one relist: "a relist now costs X ms; at N pods it would cost Y". */
@@ -121,6 +125,8 @@ export interface SessionSettings {
   profile: KubeletProfileId;
   /** The EventedPLEG feature gate (300 s / 10 min while evented). */
   evented: boolean;
+  /** The node's maxPods (configz or status.capacity.pods) when known: the cost projection's pod count. */
+  maxPods?: number;
 }
 
 export interface TimelineSession {
@@ -161,6 +167,10 @@ export interface SessionDelta {
   kubelet?: KubeletSample[];
   cost?: CostReading[];
   lacks?: string[];
+  /** Replaces the session's settings (learnt after the start: the node's configz, the EventedPLEG fallback). */
+  settings?: SessionSettings;
+  /** Replaces the session's kubeletVersion (learnt from the Node object after the start). */
+  kubeletVersion?: string;
 }
 
 /** Appends a delta to a session in place. */
@@ -173,4 +183,6 @@ export function applySessionDelta(session: TimelineSession, delta: SessionDelta)
   if (delta.kubelet) session.kubelet.push(...delta.kubelet);
   if (delta.cost) session.cost.push(...delta.cost);
   if (delta.lacks) session.lacks = [...delta.lacks];
+  if (delta.settings) session.settings = { ...delta.settings };
+  if (delta.kubeletVersion !== undefined) session.kubeletVersion = delta.kubeletVersion;
 }

@@ -1,6 +1,8 @@
 // Go's time.Duration text form, both ways. The kubelet prints durations with Duration.String(), and the
 // PLEG health error is compared character for character, so formatting follows Go's algorithm exactly.
 
+const NS_PER_UNIT_HOUR = 3_600_000_000_000n;
+
 const NS_PER_UNIT: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
@@ -9,11 +11,19 @@ const NS_PER_UNIT: Readonly<Record<string, bigint>> = {
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
+  h: NS_PER_UNIT_HOUR,
 };
 
 /** The largest Go duration: what kubelets before PR #69008 printed for "never relisted". */
 export const MAX_GO_DURATION_NS = 9_223_372_036_854_775_807n;
+
+/** From 2562047h on, a PLEG "last seen active … ago" means the relist never succeeded (the maximum Go duration, rounded down to whole hours). */
+const NEVER_RELISTED_HOURS = 2_562_047;
+
+/** Whether a PLEG "last seen active X ago" duration is an old kubelet's way of saying "never relisted". */
+export function meansNeverRelisted(ago: { ns: bigint } | { seconds: number }): boolean {
+  return 'ns' in ago ? ago.ns >= BigInt(NEVER_RELISTED_HOURS) * NS_PER_UNIT_HOUR : ago.seconds >= NEVER_RELISTED_HOURS * 3600;
+}
 
 export class GoDurationError extends Error {
   constructor(readonly input: string, reason: string) {

@@ -206,7 +206,7 @@ export async function diagnoseNode(element: TreeElement | undefined, deps: Diagn
   }
   logDiagnosis(rendered.diagnosis, logger);
   deps.results?.set(rendered.diagnosis);
-  await deps.documents.open(entry.context, node, rendered.diagnosis.collectedAt, rendered.markdown);
+  await deps.documents.openReport(entry.context, node, rendered.diagnosis.collectedAt, rendered.markdown);
   const note = diagnosisNotification(rendered.diagnosis, t);
   if (note.severity === 'info') void vscode.window.showInformationMessage(note.message);
   else void vscode.window.showWarningMessage(note.message, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));

@@ -6,6 +6,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { CommandIds } from '../../shared/commandIds';
 import { t } from '../l10n';
 import { loadLanguageClientBundle } from '../lazyBundles';
+import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
 import { KUBELET_LOG_LANGUAGE, NODE_LOG_SCHEME } from './kubeletLogIds';
@@ -20,7 +21,7 @@ export interface KubeletLogClientRegistration {
   stop(): Promise<void>;
 }
 
-export function registerKubeletLogClient(context: vscode.ExtensionContext, services: Services): KubeletLogClientRegistration {
+export function registerKubeletLogClient(context: vscode.ExtensionContext, services: Services, nodeAccess: NodeAccessRuntime): KubeletLogClientRegistration {
   let client: LanguageClient | undefined;
   let starting: Promise<void> | undefined;
 
@@ -79,9 +80,8 @@ export function registerKubeletLogClient(context: vscode.ExtensionContext, servi
     disposables: [
       vscode.workspace.onDidOpenTextDocument(ensureStarted),
       nodeLogs,
-      vscode.workspace.registerTextDocumentContentProvider(NODE_LOG_SCHEME, nodeLogs),
       vscode.commands.registerCommand(CommandIds.openKubeletLogFromNode, (element?: TreeElement) =>
-        openKubeletLogFromNode(element, { session: services.session, logger: services.logger, documents: nodeLogs }),
+        openKubeletLogFromNode(element, { session: services.session, logger: services.logger, documents: nodeLogs, nodeAccess }),
       ),
       new vscode.Disposable(() => void stop()),
     ],

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
 import type { CollectStage, NodeSnapshotReport } from '../../infra/nodeSnapshot/collectNodeSnapshot';
-import { loadKubeconfigs } from '../../infra/kube/kubeconfig';
 import type { NodeConnection } from '../../infra/ssh/nodeAccess';
 import { problemsBlocking, type NodeAccessConfig } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
@@ -16,7 +15,8 @@ import { t } from '../l10n';
 import type { TreeElement } from '../views/treeElements';
 import { pickNode } from './nodePicker';
 import { runNodeSnapshot } from './nodeSnapshotRunner';
-import { describeSnapshotFailure, isDemoCluster, type FailureAction, type FailurePresentation } from './snapshotFailure';
+import { isDemoContext } from './demoContext';
+import { describeSnapshotFailure, type FailureAction, type FailurePresentation } from './snapshotFailure';
 import { snapshotSummary } from './snapshotDocument';
 import type { SnapshotDocuments } from './snapshotDocuments';
 import type { SshPoolHolder } from './sshPoolHolder';
@@ -44,18 +44,6 @@ export function snapshotStageMessage(stage: CollectStage, hostDescription: strin
       return t('Choosing a CRI transport…');
     case 'snapshot':
       return t('Reading the runtime…');
-  }
-}
-
-/** Whether the node's context comes from the demo's kubeconfig (its cluster carries the demo's extension). */
-export function isDemoContext(session: ClusterSession, context: string, logger: Logger): boolean {
-  try {
-    const source = session.kube?.listContexts().find((c) => c.name === context)?.source;
-    if (source === undefined) return false;
-    return isDemoCluster(loadKubeconfigs([source], {}).contexts.find((c) => c.info.name === context)?.cluster);
-  } catch (error) {
-    logger.debug(`could not tell whether context ${context} is the demo's: ${error instanceof Error ? error.message : String(error)}`);
-    return false;
   }
 }
 
@@ -143,7 +131,7 @@ export async function takeCriSnapshot(element: TreeElement | undefined, deps: Ta
     await showFailure(outcome.presentation);
     return;
   }
-  await deps.documents.open({ node, context: entry.context, target: outcome.connection.target, takenAt: outcome.takenAt, report: outcome.report });
+  await deps.documents.openSnapshot({ node, context: entry.context, target: outcome.connection.target, takenAt: outcome.takenAt, report: outcome.report });
   const summary = snapshotSummary(node, outcome.report, t);
   if (summary.severity === 'info') void vscode.window.showInformationMessage(summary.message);
   else void vscode.window.showWarningMessage(summary.message, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));

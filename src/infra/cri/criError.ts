@@ -20,7 +20,3 @@ export class CriError extends Error {
     this.codeName = grpcCodeName(code);
   }
 }
-
-export function isCriError(error: unknown): error is CriError {
-  return error instanceof CriError;
-}

@@ -18,7 +18,7 @@ import type { RuntimeContainer, RuntimePod, ContainerState } from '../../core/pl
 import { boundedMap, type Settled } from './boundedMap';
 import { GrpcCriClient } from './criClient';
 import { CriError } from './criError';
-import { GrpcCode, grpcCodeName } from './grpc/status';
+import { GrpcCode } from './grpc/status';
 import type { CriCallOptions, CriCallTiming, CriReader } from './reader';
 import { DEFAULT_CRI_DEADLINE_MS } from './reader';
 
@@ -303,8 +303,4 @@ export function snapshotToRuntimePods(snapshot: Pick<CriSnapshot, 'sandboxes' | 
     pod.containers.push({ id: container.id, state: CONTAINER_STATE[container.state] });
   }
   return [...pods.values()];
-}
-
-export function describeError(error: SnapshotError): string {
-  return `${error.method}${error.id ? ` ${error.id.slice(0, 13)}` : ''}: ${grpcCodeName(error.code)}: ${error.message}`;
 }

@@ -6,6 +6,7 @@
 import type { Diagnosis } from '../../core/diagnose/diagnosis';
 import type { NodeEvidence } from '../../core/diagnose/evidence';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
+import { nextTurn } from './cpuTurns';
 
 export interface NodeRef {
   context: string;
@@ -59,6 +60,8 @@ export async function diagnoseMany<N extends NodeRef>(options: DiagnoseManyOptio
       let outcome: ManyOutcome<N>;
       try {
         const evidence = await collect(node, controller.signal);
+        // Judging a node is CPU work too: in turns with the other nodes' parsing (cpuTurns.ts).
+        await nextTurn();
         if (cancelled) return;
         outcome = { node, kind: 'done', diagnosis: diagnose(evidence), ms: Math.round(performance.now() - started) };
       } catch (error) {

@@ -4,6 +4,8 @@
 
 import type { Fetched } from '../../core/diagnose/evidence';
 import type { KubeGateway, NodeProxyResult } from '../kube/gateway';
+import { proxyAbortError } from '../kube/nodeProxy';
+import { nextTurn } from './cpuTurns';
 
 export interface KubeletEndpoint<T> {
   /** Path under /api/v1/nodes/{node}/proxy, with its query. */
@@ -61,6 +63,11 @@ export async function fetchKubeletEndpoint<T>(endpoint: KubeletEndpoint<T>, requ
     if (request.signal.aborted) throw err;
     // A gateway that throws (a node name it refuses, say) still leaves a status for this source.
     return { status: 'failed', message: `${endpoint.path}: ${err instanceof Error ? err.message : String(err)}`, ms: Math.round(performance.now() - started) };
+  }
+  // Parsing is the CPU-heavy part: wait for a turn so that many nodes' answers do not block the loop together.
+  if (result.kind === 'ok' || result.kind === 'httpError') {
+    await nextTurn();
+    if (request.signal.aborted) throw proxyAbortError(request.signal.reason);
   }
   return toFetched(endpoint, result, request.timeoutMs);
 }

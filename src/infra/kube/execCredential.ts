@@ -7,6 +7,7 @@
 
 import { spawn } from 'node:child_process';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { abortable } from '../../core/util/abortable';
 import { KubeTimeoutError } from './errors';
 import { KubeConfigError } from './kubeconfig';
 
@@ -134,20 +135,7 @@ export class ExecCredentialSource {
     const run = (this.running ??= this.start());
     run.waiting++;
     try {
-      return await new Promise<ExecCredential>((resolvePromise, reject) => {
-        const onAbort = (): void => reject(this.abortError(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-        run.promise.then(
-          (credential) => {
-            signal.removeEventListener('abort', onAbort);
-            resolvePromise(credential);
-          },
-          (error: unknown) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      });
+      return await abortable(run.promise, signal, () => this.abortError(signal));
     } finally {
       run.waiting--;
       if (run.waiting === 0 && signal.aborted) run.stop(this.abortError(signal));

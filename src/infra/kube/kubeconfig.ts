@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
+import type * as JsYaml from 'js-yaml';
 import type { ClusterError, ContextInfo } from './gateway';
 
 /** A kubeconfig that cannot be used; `file` names the culprit and the message says why. */
@@ -85,6 +85,18 @@ function readList(doc: Stanza, listKey: 'clusters' | 'users' | 'contexts', bodyK
     const keys = bodyKey === 'context' ? [] : PATH_KEYS[bodyKey];
     return { name, body: absolutize(body, keys, file), file };
   });
+}
+
+/**
+ * js-yaml, evaluated on the first kubeconfig read rather than when the extension loads: its loader builds
+ * its tables at module evaluation, close to half of what evaluating dist/extension.js costs. A plain
+ * require() in a function is what esbuild bundles as a module initialised on first call.
+ */
+let jsYaml: typeof JsYaml | undefined;
+function loadYaml(text: string, options: JsYaml.LoadOptions): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred evaluation, see above
+  jsYaml ??= require('js-yaml') as typeof JsYaml;
+  return jsYaml.load(text, options);
 }
 
 /** Parses one kubeconfig file's text; throws KubeConfigError naming `file`. */

@@ -14,6 +14,7 @@ import { KubeHttpError, parseStatus, toClusterError } from './errors';
 import type { ClusterError, NodeChange, NodeWatch, WatchState } from './gateway';
 import type { KubeClient } from './kubeClient';
 import { slimNode } from './slimNode';
+import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
 
 export interface NodeWatchOptions {
   /** Items per list page (the API's `limit`). */
@@ -50,18 +51,6 @@ class Expired extends Error {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 function resourceVersionOf(object: unknown): string | undefined {
   const meta = (object as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata;

@@ -8,7 +8,7 @@ import {
   parseContainerdVersion,
   parseDStateProcesses,
   parseKernelRelease,
-  parseKubeletVersion,
+  kubeletVersionFromOutput,
   parseLoadAvg,
   parseNproc,
   parsePidList,
@@ -97,7 +97,7 @@ export async function runNodeProbes(host: RemoteHost, options: NodeProbeOptions 
     probe(host, probeCommands.systemdVersion(), options, (r) => parseSystemdVersion(succeeded(r, 'systemctl')), true),
     probe(host, probeCommands.uptime(), options, (r) => parseUptime(succeeded(r, 'cat /proc/uptime'))),
     probe(host, probeCommands.kernelRelease(), options, (r) => parseKernelRelease(succeeded(r, 'uname'))),
-    probe(host, probeCommands.kubeletVersion(), options, (r) => parseKubeletVersion(succeeded(r, 'kubelet')), true),
+    probe(host, probeCommands.kubeletVersion(), options, (r) => kubeletVersionFromOutput(succeeded(r, 'kubelet')), true),
     probe(host, probeCommands.containerdVersion(), options, (r) => parseContainerdVersion(succeeded(r, 'containerd')), true),
   ]);
   return {

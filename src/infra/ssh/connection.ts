@@ -22,6 +22,7 @@ import { createHostCheck, type ConfirmUnknownHost } from './hostVerifier';
 import type { KnownHostsFiles } from './knownHosts';
 import { buildShellCommand } from './shellQuote';
 import type { SshHop } from './sshConfig';
+import { CappedOutput } from '../cappedOutput';
 
 export const defaultMaxOutputBytes = 1024 * 1024;
 
@@ -607,17 +608,20 @@ const pidMarker = 'pleg-doctor-pid:';
 const pidGraceMs = 5_000;
 
 class CappedBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
+  private readonly output: CappedOutput;
   private pid: number | undefined;
   private pending: Buffer | undefined;
-  truncated = false;
   onPid: ((pid: number) => void) | undefined;
   /** With `stripPidLine`, the first line is our PID marker: it is taken out and kept aside. */
   constructor(
-    private readonly cap: number,
+    cap: number,
     private stripPidLine = false,
-  ) {}
+  ) {
+    this.output = new CappedOutput(cap);
+  }
+  get truncated(): boolean {
+    return this.output.truncated;
+  }
   remotePid(): number | undefined {
     return this.pid;
   }
@@ -642,18 +646,9 @@ class CappedBuffer {
       }
       if (chunk.length === 0) return;
     }
-    const room = this.cap - this.size;
-    if (room <= 0) {
-      this.truncated = true;
-      return;
-    }
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (kept.length < chunk.length) this.truncated = true;
-    this.chunks.push(kept);
-    this.size += kept.length;
+    this.output.push(chunk);
   }
   text(): string {
-    const tail = this.pending !== undefined ? [this.pending] : [];
-    return Buffer.concat([...this.chunks, ...tail]).toString('utf8');
+    return this.output.text(this.pending !== undefined ? [this.pending] : []);
   }
 }

@@ -6,6 +6,7 @@
 
 import type { NodeAccessClusterSettings, NodeAccessNodeOverride, NodeAccessSettings } from './nodeTarget';
 import { parseJumpSpec } from './sshConfig';
+import { describeValue } from '../../core/util/describeValue';
 
 export const CLUSTERS_SETTING = 'plegDoctor.nodeAccess.clusters';
 
@@ -36,14 +37,6 @@ function key(name: string): string {
   return `[${JSON.stringify(name)}]`;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object') return 'an object';
-  return String(value);
-}
-
 class Collector {
   readonly problems: NodeAccessSettingsProblem[] = [];
   add(path: string, message: string, context?: string, node?: string): void {
@@ -64,25 +57,25 @@ const hostPattern = /^[A-Za-z0-9_][A-Za-z0-9._:%@-]*$/;
 
 function readPort(value: unknown, path: string, out: Collector, context: string, node?: string): number | undefined {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535) return value;
-  out.add(path, `must be an integer 1–65535, got ${describe(value)}`, context, node);
+  out.add(path, `must be an integer 1–65535, got ${describeValue(value)}`, context, node);
   return undefined;
 }
 
 function readUser(value: unknown, path: string, out: Collector, context: string, node?: string): string | undefined {
   if (typeof value === 'string' && value.length <= 64 && userPattern.test(value)) return value;
-  out.add(path, `must be a user name (letters, digits, . _ - @; not starting with -), got ${describe(value)}`, context, node);
+  out.add(path, `must be a user name (letters, digits, . _ - @; not starting with -), got ${describeValue(value)}`, context, node);
   return undefined;
 }
 
 function readHost(value: unknown, path: string, out: Collector, context: string, node: string): string | undefined {
   if (typeof value === 'string' && value.length <= 253 && hostPattern.test(value)) return value;
-  out.add(path, `must be a host name, an address or an ssh_config Host alias, got ${describe(value)}`, context, node);
+  out.add(path, `must be a host name, an address or an ssh_config Host alias, got ${describeValue(value)}`, context, node);
   return undefined;
 }
 
 function readJumpHost(value: unknown, path: string, out: Collector, context: string): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') {
-    out.add(path, `must be a ProxyJump value such as "ops@bastion:22" (or "none"), got ${describe(value)}`, context);
+    out.add(path, `must be a ProxyJump value such as "ops@bastion:22" (or "none"), got ${describeValue(value)}`, context);
     return undefined;
   }
   if (value === 'none') return value;
@@ -103,7 +96,7 @@ function readJumpHost(value: unknown, path: string, out: Collector, context: str
 
 function readTemplate(value: unknown, path: string, out: Collector, context: string): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') {
-    out.add(path, `must be a host name template such as "{name}.nodes.example.com", got ${describe(value)}`, context);
+    out.add(path, `must be a host name template such as "{name}.nodes.example.com", got ${describeValue(value)}`, context);
     return undefined;
   }
   const unknown = [...value.matchAll(/\{(\w*)\}/g)].map((m) => m[1] ?? '').filter((token) => !templateTokens.includes(token));
@@ -116,14 +109,14 @@ function readTemplate(value: unknown, path: string, out: Collector, context: str
 
 function readNodes(value: unknown, path: string, out: Collector, context: string): Record<string, NodeAccessNodeOverride> | undefined {
   if (!isPlainObject(value)) {
-    out.add(path, `must be an object keyed by node name, got ${describe(value)}`, context);
+    out.add(path, `must be an object keyed by node name, got ${describeValue(value)}`, context);
     return undefined;
   }
   const nodes: Record<string, NodeAccessNodeOverride> = {};
   for (const [nodeName, raw] of Object.entries(value)) {
     const nodePath = `${path}${key(nodeName)}`;
     if (!isPlainObject(raw)) {
-      out.add(nodePath, `must be an object with host, user or port, got ${describe(raw)}`, context, nodeName);
+      out.add(nodePath, `must be an object with host, user or port, got ${describeValue(raw)}`, context, nodeName);
       continue;
     }
     const override: NodeAccessNodeOverride = {};
@@ -176,7 +169,7 @@ function readCluster(raw: Record<string, unknown>, path: string, out: Collector,
       }
       case 'sudo':
         if (typeof value === 'boolean') cluster.sudo = value;
-        else out.add(fieldPath, `must be true or false, got ${describe(value)}`, context);
+        else out.add(fieldPath, `must be true or false, got ${describeValue(value)}`, context);
         break;
       case 'hostTemplate': {
         const template = readTemplate(value, fieldPath, out, context);
@@ -201,13 +194,13 @@ export function validateNodeAccessClusters(raw: unknown): ValidatedNodeAccessSet
   const clusters: Record<string, NodeAccessClusterSettings> = {};
   if (raw === undefined || raw === null) return { settings: { clusters }, problems: [] };
   if (!isPlainObject(raw)) {
-    out.add(CLUSTERS_SETTING, `must be an object keyed by kubeconfig context name, got ${describe(raw)}`);
+    out.add(CLUSTERS_SETTING, `must be an object keyed by kubeconfig context name, got ${describeValue(raw)}`);
     return { settings: { clusters }, problems: out.problems };
   }
   for (const [context, value] of Object.entries(raw)) {
     const path = `${CLUSTERS_SETTING}${key(context)}`;
     if (!isPlainObject(value)) {
-      out.add(path, `must be an object (user, port, jumpHost, sudo, hostTemplate, nodes), got ${describe(value)}`, context);
+      out.add(path, `must be an object (user, port, jumpHost, sudo, hostTemplate, nodes), got ${describeValue(value)}`, context);
       continue;
     }
     clusters[context] = readCluster(value, path, out, context);
@@ -264,11 +257,11 @@ export function validateNodeAccessConfig(raw: RawNodeAccessValues): { config: No
 
   let identityFiles: string[] = [];
   if (raw.identityFiles !== undefined && raw.identityFiles !== null) {
-    if (!Array.isArray(raw.identityFiles)) out.add(setting('identityFiles'), `must be a list of file paths, got ${describe(raw.identityFiles)}`);
+    if (!Array.isArray(raw.identityFiles)) out.add(setting('identityFiles'), `must be a list of file paths, got ${describeValue(raw.identityFiles)}`);
     else {
       raw.identityFiles.forEach((file: unknown, index) => {
         if (typeof file === 'string' && file.trim() !== '') identityFiles.push(file);
-        else out.add(`${setting('identityFiles')}[${index}]`, `must be a file path, got ${describe(file)}`);
+        else out.add(`${setting('identityFiles')}[${index}]`, `must be a file path, got ${describeValue(file)}`);
       });
     }
   }
@@ -278,27 +271,27 @@ export function validateNodeAccessConfig(raw: RawNodeAccessValues): { config: No
     const value = raw[name];
     if (value === undefined || value === null) return '';
     if (typeof value === 'string') return value.trim();
-    out.add(setting(name), `must be a string, got ${describe(value)}`);
+    out.add(setting(name), `must be a string, got ${describeValue(value)}`);
     return '';
   };
   const flag = (name: 'probes' | 'useSshAgent'): boolean => {
     const value = raw[name];
     if (value === undefined || value === null) return nodeAccessDefaults[name];
     if (typeof value === 'boolean') return value;
-    out.add(setting(name), `must be true or false, got ${describe(value)}`);
+    out.add(setting(name), `must be true or false, got ${describeValue(value)}`);
     return nodeAccessDefaults[name];
   };
 
   let transport: NodeAccessTransportSetting = nodeAccessDefaults.transport;
   if (raw.transport !== undefined && raw.transport !== null) {
     if (typeof raw.transport === 'string' && (transports as readonly string[]).includes(raw.transport)) transport = raw.transport as NodeAccessTransportSetting;
-    else out.add(setting('transport'), `must be one of ${transports.join(', ')}, got ${describe(raw.transport)}`);
+    else out.add(setting('transport'), `must be one of ${transports.join(', ')}, got ${describeValue(raw.transport)}`);
   }
   let callTimeoutMs: number = nodeAccessDefaults.callTimeoutMs;
   if (raw.callTimeoutMs !== undefined && raw.callTimeoutMs !== null) {
     if (typeof raw.callTimeoutMs === 'number' && Number.isFinite(raw.callTimeoutMs) && raw.callTimeoutMs >= 100 && raw.callTimeoutMs <= 3_600_000) {
       callTimeoutMs = Math.round(raw.callTimeoutMs);
-    } else out.add(setting('callTimeoutMs'), `must be a number of milliseconds from 100 to 3600000, got ${describe(raw.callTimeoutMs)}`);
+    } else out.add(setting('callTimeoutMs'), `must be a number of milliseconds from 100 to 3600000, got ${describeValue(raw.callTimeoutMs)}`);
   }
 
   const config: NodeAccessConfig = {

@@ -6,13 +6,20 @@
 // contexts have no plegDoctor.nodeAccess.clusters entry, so nodeSide "auto" attempts no SSH), and the
 // stand-in's request log must show that the kubelet's /metrics was read through the node proxy. Last, a
 // diagnosis cancelled from its progress notification must end at once, quietly, without a report.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Then (7e) Diagnose All NotReady Nodes from the palette: its progress notification, the summary, and the
+// verdict rows it puts under NotReady nodes (and not under a Ready one); (7f) Export Evidence Bundle of the
+// PLEG node into a folder, whose files are read back from disk and judged again by the CLI
+// (`pleg-doctor diagnose --evidence`), which must agree with the verdicts the tree shows.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   clearNotifications, describePrompts, pickContextMenuItem, readActiveEditorText, readEditorTabs, readModal, readQuickInput, readToasts,
-  runPaletteCommand, waitForQuickInput,
+  runPaletteCommand, waitForQuickInput, waitForToast,
 } from './prompts.mjs';
-import { rowLocator } from './workbench.mjs';
+import { REPO } from './tools.mjs';
+import { readTreeRows, rowLocator } from './workbench.mjs';
 
 export const DIAGNOSE_PLEG_NODE = 'prod-eu-node-07';
 const PLEG_CONTEXT = 'prod-eu';
@@ -241,6 +248,9 @@ export async function runDiagnoseChecks(ctx) {
     }
   });
 
+  await runDiagnoseAllCheck(ctx);
+  await runExportBundleCheck(ctx);
+
   // Check (6) reads its snapshot document from the first editor: leave no report or preview in its way.
   await runPaletteCommand(page, 'View: Close All Editors').catch((err) => log(`closing the reports: ${err.message}`));
   await clearNotifications(page).catch((err) => log(`clearing notifications: ${err.message}`));
@@ -270,5 +280,208 @@ export async function runNodeSideDiagnoseCheck(ctx) {
     const loadRow = (section(text, 'Checks') ?? '').split('\n').find((l) => l.startsWith('| Node overloaded |'));
     assert(loadRow && !/no evidence/.test(loadRow), `the node-side check "Node overloaded" had no evidence although the node side was read: ${loadRow ?? '(no row)'}`);
     return `${toast.severity} "${toast.message}"; Evidence: ${row.trim()}; ${loadRow.trim()}`;
+  });
+}
+
+// ---- (7e) Diagnose All NotReady Nodes, (7f) Export Evidence Bundle ----
+
+const DIAGNOSE_ALL_TITLE = 'Diagnose All NotReady Nodes';
+// NotReady nodes that no earlier check diagnosed: their Diagnosis rows can only come from Diagnose All.
+const ALL_FRESH_NOT_READY = ['prod-eu-node-03', 'prod-eu-node-11'];
+// A Ready node no earlier check diagnosed: Diagnose All must leave it alone.
+const ALL_READY_UNTOUCHED = 'prod-eu-node-02';
+const VERDICT_WORDS = new Set(['ok', 'warning', 'fails', 'unknown']);
+const EXPORT_NODE = DIAGNOSE_PLEG_NODE;
+
+/** The node rows of the two demo contexts (level 2), as the tree shows them now (contexts expanded). */
+async function nodeRows(page) {
+  return (await readTreeRows(page)).filter((r) => r.level === 2 && /^(prod-eu|staging)-node-\d+$/.test(r.label));
+}
+
+async function setExpanded(page, label, expanded) {
+  const row = rowLocator(page, label).first();
+  await row.scrollIntoViewIfNeeded({ timeout: 5_000 });
+  if ((await row.getAttribute('aria-expanded')) === String(expanded)) return;
+  await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 });
+  await sleep(400);
+}
+
+/** The rows directly below `label` and deeper than it, until the next row at its level or above. */
+function rowsUnder(rows, label, nth = 0) {
+  const at = rows.map((r, i) => (r.label === label ? i : -1)).filter((i) => i >= 0)[nth];
+  if (at === undefined) return [];
+  const out = [];
+  for (let i = at + 1; i < rows.length && rows[i].level > rows[at].level; i++) out.push(rows[i]);
+  return out;
+}
+
+/**
+ * The Diagnosis row under `node` and its check rows: the node is expanded, scrolled to the top of the
+ * list so its children are rendered, the Diagnosis row expanded; everything is collapsed again after.
+ */
+async function diagnosisUnder(page, node) {
+  await setExpanded(page, node, true);
+  try {
+    const nodeRow = rowLocator(page, node).first();
+    const box = await nodeRow.boundingBox();
+    const list = await page.locator('.part.sidebar .monaco-list').first().boundingBox();
+    if (box && list) {
+      await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
+      await page.mouse.wheel(0, box.y - list.y - 30);
+      await sleep(400);
+    }
+    const children = rowsUnder(await readTreeRows(page), node);
+    const group = children.find((r) => r.label === 'Diagnosis' && r.level === children[0]?.level);
+    if (!group) return { children, group: undefined, checks: [] };
+    const groupRow = page.locator('.part.sidebar .monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: /^\s*Diagnosis\s*$/ }) });
+    // The Diagnosis row under this node: the first one after the node row on screen.
+    const nodeTop = (await nodeRow.boundingBox())?.y ?? 0;
+    let target;
+    for (const candidate of await groupRow.all()) {
+      const y = (await candidate.boundingBox())?.y ?? -1;
+      if (y > nodeTop) {
+        target = candidate;
+        break;
+      }
+    }
+    if (target && (await target.getAttribute('aria-expanded')) !== 'true') {
+      await target.locator('.monaco-tl-twistie').click({ timeout: 5_000 });
+      await sleep(500);
+    }
+    const after = rowsUnder(await readTreeRows(page), node);
+    const groupIndex = after.findIndex((r) => r.label === 'Diagnosis');
+    const checks = [];
+    for (let i = groupIndex + 1; groupIndex >= 0 && i < after.length && after[i].level > after[groupIndex].level; i++) checks.push(after[i]);
+    if (target && (await target.getAttribute('aria-expanded')) === 'true') await target.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => undefined);
+    return { children, group: after[groupIndex] ?? group, checks };
+  } finally {
+    await setExpanded(page, node, false).catch(() => undefined);
+  }
+}
+
+async function runDiagnoseAllCheck(ctx) {
+  const { page, check, shot } = ctx;
+  await check(`(7e) ${DIAGNOSE_ALL_TITLE} from the palette: progress notification, summary, and verdict rows under the NotReady nodes (${ALL_FRESH_NOT_READY.join(', ')}) but not under the Ready ${ALL_READY_UNTOUCHED}`, async () => {
+    await runPaletteCommand(page, 'View: Close All Editors');
+    await clearNotifications(page);
+    const rows = await nodeRows(page);
+    const notReady = rows.filter((r) => !/^Ready\b/.test(r.description)).map((r) => r.label);
+    for (const n of [...ALL_FRESH_NOT_READY, ALL_READY_UNTOUCHED]) assert(rows.some((r) => r.label === n), `${n} is not in the tree; node rows: ${rows.map((r) => r.label).join(', ')}`);
+    for (const n of ALL_FRESH_NOT_READY) assert(notReady.includes(n), `${n} is not NotReady in the tree before the run (NotReady: ${notReady.join(', ')})`);
+    assert(!notReady.includes(ALL_READY_UNTOUCHED), `${ALL_READY_UNTOUCHED} is not Ready in the tree`);
+    for (const n of [...ALL_FRESH_NOT_READY, ALL_READY_UNTOUCHED]) {
+      const before = await diagnosisUnder(page, n);
+      assert(!before.group, `${n} already has a Diagnosis row before ${DIAGNOSE_ALL_TITLE}`);
+    }
+
+    await runPaletteCommand(page, `PLEG Doctor: ${DIAGNOSE_ALL_TITLE}`);
+    const started = Date.now();
+    const progressTitle = `Diagnosing ${notReady.length} NotReady nodes`;
+    let progress;
+    let summary;
+    while (Date.now() - started < DIAGNOSIS_TIMEOUT_MS && !summary) {
+      const [modal, toasts] = await Promise.all([readModal(page), readToasts(page)]);
+      assert(!modal, `a modal appeared during ${DIAGNOSE_ALL_TITLE}: "${modal?.message}"`);
+      const error = toasts.find((t) => t.severity === 'error');
+      assert(!error, `an error notification during ${DIAGNOSE_ALL_TITLE}: "${error?.message}"`);
+      progress ??= toasts.find((t) => t.message.startsWith(progressTitle) || t.source.startsWith(progressTitle));
+      summary = toasts.find((t) => /NotReady nodes have a failing check|NotReady nodes diagnosed: no check fails/.test(t.message));
+      if (!summary) await sleep(100);
+    }
+    const elapsed = Date.now() - started;
+    await shot('7e-diagnose-all');
+    assert(progress, `no progress notification "${progressTitle}" was seen (the tree shows ${notReady.length} NotReady nodes: ${notReady.join(', ')}); on screen: ${await describePrompts(page)}`);
+    assert(summary, `no summary notification within ${DIAGNOSIS_TIMEOUT_MS} ms; on screen: ${await describePrompts(page)}`);
+    // The PLEG node's runtime is stuck: its checks fail, so the summary is a warning that names it.
+    assert(summary.severity === 'warning', `the summary is ${summary.severity}, not a warning: "${summary.message}"`);
+    const failingSummary = new RegExp(`^(\\d+) of ${notReady.length} NotReady nodes have a failing check: (.+)$`).exec(summary.message);
+    assert(failingSummary, `the summary does not read "N of ${notReady.length} NotReady nodes have a failing check: …": "${summary.message}"`);
+    assert(failingSummary[2].includes(DIAGNOSE_PLEG_NODE), `the summary does not name ${DIAGNOSE_PLEG_NODE} among the failing nodes: "${summary.message}"`);
+
+    const seen = [];
+    for (const n of ALL_FRESH_NOT_READY) {
+      const { group, checks, children } = await diagnosisUnder(page, n);
+      assert(group, `no Diagnosis row under ${n} after ${DIAGNOSE_ALL_TITLE}; its rows: ${children.map((r) => `${r.label} | ${r.description}`).join('; ') || 'none'}`);
+      assert(group.description.length > 0, `the Diagnosis row under ${n} has no headline`);
+      assert(checks.length >= 10, `the Diagnosis row under ${n} has ${checks.length} check rows: ${checks.map((c) => c.label).join(', ')}`);
+      const odd = checks.filter((c) => !VERDICT_WORDS.has(c.description));
+      assert(odd.length === 0, `check rows under ${n} without a verdict word (ok/warning/fails/unknown): ${odd.map((c) => `${c.label} | ${c.description}`).join('; ')}`);
+      seen.push(`${n}: "${group.description}", ${checks.length} checks (${[...VERDICT_WORDS].map((w) => `${checks.filter((c) => c.description === w).length} ${w}`).join(', ')})`);
+    }
+    const untouched = await diagnosisUnder(page, ALL_READY_UNTOUCHED);
+    assert(!untouched.group, `${DIAGNOSE_ALL_TITLE} put a Diagnosis row under the Ready node ${ALL_READY_UNTOUCHED}`);
+    return `"${progress.message || progress.source}" → ${summary.severity} "${summary.message}" after ${elapsed} ms; ${seen.join('; ')}; none under ${ALL_READY_UNTOUCHED}`;
+  });
+}
+
+const execFileAsync = promisify(execFile);
+
+/** The simple file dialog of the web workbench: type the folder, then its OK button (`okLabel`). */
+async function chooseFolder(page, folder, okLabel) {
+  const quick = await waitForQuickInput(page, { timeoutMs: 15_000, describeState: () => describePrompts(page) });
+  const input = page.locator('.quick-input-widget .quick-input-box input').first();
+  await input.fill(folder.endsWith('/') ? folder : `${folder}/`);
+  await sleep(800); // the dialog lists the folder it was given before it accepts it
+  const ok = page.locator('.quick-input-widget .monaco-button', { hasText: new RegExp(`^\\s*${okLabel}\\s*$`) }).first();
+  if (await ok.isVisible().catch(() => false)) await ok.click({ timeout: 5_000 });
+  else await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(async () => {
+    throw new Error(`the folder dialog is still open after choosing ${folder}: ${JSON.stringify(await readQuickInput(page))}`);
+  });
+  return quick;
+}
+
+async function runExportBundleCheck(ctx) {
+  const { page, check, shot, userDataDir } = ctx;
+  await check(`(7f) Export Evidence Bundle of ${EXPORT_NODE} writes a folder of evidence files that pleg-doctor diagnose --evidence judges as the tree does`, async () => {
+    const parent = join(dirname(userDataDir), 'bundles');
+    mkdirSync(parent, { recursive: true });
+    await clearNotifications(page);
+    await page.mouse.move(5, 5);
+    await pickContextMenuItem(page, rowLocator(page, EXPORT_NODE).first().locator('.label-name'), 'Export Evidence Bundle');
+    const dialog = await chooseFolder(page, parent, 'Export Here');
+    const written = await waitForToast(page, new RegExp(`^Evidence bundle of ${EXPORT_NODE} written to `), { timeoutMs: DIAGNOSIS_TIMEOUT_MS, describeState: () => describePrompts(page) });
+    await shot('7f-evidence-bundle');
+    const folders = readdirSync(parent).filter((f) => f.startsWith(`${EXPORT_NODE}-evidence-`));
+    assert(folders.length === 1, `expected one ${EXPORT_NODE}-evidence-* folder in ${parent}, found: ${readdirSync(parent).join(', ') || 'nothing'}`);
+    const dir = join(parent, folders[0]);
+    assert(written.message.includes(dir), `the notification "${written.message}" does not name the folder ${dir}`);
+    const files = readdirSync(dir).sort();
+    const count = /\((\d+) files\)$/.exec(written.message);
+    assert(count && Number(count[1]) === files.length, `the notification says "${written.message}" but the folder holds ${files.length} files: ${files.join(', ')}`);
+    // The demo's kubelet answers every endpoint; the node side is skipped (no node access for prod-eu).
+    const expected = ['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics-later.txt', 'metrics.txt', 'node.json'];
+    const missing = expected.filter((f) => !files.includes(f));
+    assert(missing.length === 0, `the bundle lacks ${missing.join(', ')} (it has ${files.join(', ')})`);
+    assert(!files.includes('snapshot.json') && !files.includes('probes.json'), `the bundle has node-side files although the node side was skipped: ${files.join(', ')}`);
+    const read = (f) => readFileSync(join(dir, f), 'utf8');
+    const json = (f) => JSON.parse(read(f));
+    assert(json('node.json').metadata?.name === EXPORT_NODE, `node.json is not the Node ${EXPORT_NODE}`);
+    const manifest = json('bundle.json');
+    assert(manifest.nodeName === EXPORT_NODE && manifest.context === PLEG_CONTEXT, `bundle.json names ${manifest.context}/${manifest.nodeName}, not ${PLEG_CONTEXT}/${EXPORT_NODE}`);
+    assert(manifest.sources?.metrics?.status === 'ok' && manifest.sources?.nodeSide?.status === 'skipped', `bundle.json sources: ${JSON.stringify(manifest.sources)}`);
+    assert(typeof json('configz.json').kubeletconfig?.runtimeRequestTimeout === 'string', 'configz.json has no kubeletconfig.runtimeRequestTimeout');
+    assert(Array.isArray(json('events.json').items), 'events.json is not an EventList');
+    assert(/^# (HELP|TYPE) /m.test(read('metrics.txt')) && read('metrics.txt').includes('kubelet_pleg_'), 'metrics.txt is not the kubelet /metrics (no kubelet_pleg_ series)');
+    assert(read('goroutines.txt').startsWith('goroutine '), 'goroutines.txt is not a goroutine dump');
+
+    // The same folder judged again, outside VS Code: the verdicts must be those the tree shows for the node.
+    const cli = join(REPO, 'dist/cli.js');
+    assert(existsSync(cli), `${cli} is missing: run npm run build before the e2e`);
+    const { stdout } = await execFileAsync(process.execPath, [cli, 'diagnose', '--evidence', dir, '--format', 'json'], { timeout: 60_000 }).catch((err) => {
+      // Exit 1 means a check fails, which is expected for this node: its output is still the answer.
+      if (err.code === 1 && err.stdout) return { stdout: err.stdout };
+      throw new Error(`pleg-doctor diagnose --evidence ${dir} failed: ${err.message}\n${err.stderr ?? ''}`);
+    });
+    const judged = JSON.parse(stdout);
+    assert(judged.node === EXPORT_NODE, `the CLI judged node "${judged.node}", not ${EXPORT_NODE}`);
+    const word = { ok: 'ok', warn: 'warning', fail: 'fails', unknown: 'unknown' };
+    const cliVerdicts = judged.checks.map((c) => word[c.verdict]).sort();
+    const { checks } = await diagnosisUnder(page, EXPORT_NODE);
+    const treeVerdicts = checks.map((c) => c.description).sort();
+    assert(judged.checks.some((c) => c.verdict === 'fail'), `the CLI finds no failing check in the bundle of ${EXPORT_NODE}: ${judged.checks.map((c) => `${c.id}=${c.verdict}`).join(', ')}`);
+    assert(JSON.stringify(cliVerdicts) === JSON.stringify(treeVerdicts), `the CLI's verdicts on the bundle differ from the tree's for ${EXPORT_NODE}:\n CLI  ${cliVerdicts.join(', ')}\n tree ${treeVerdicts.join(', ')}`);
+    const tally = (list) => [...VERDICT_WORDS].map((w) => `${list.filter((v) => v === w).length} ${w}`).join(', ');
+    return `dialog "${dialog.title}"; "${written.message}"; files: ${files.join(', ')}; CLI on the folder: ${tally(cliVerdicts)} = tree`;
   });
 }

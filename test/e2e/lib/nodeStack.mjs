@@ -7,17 +7,14 @@ import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './tools.mjs';
 import { run } from './processes.mjs';
+import { parseKeyValueLines } from '../../support/stackText.mjs';
 
 const SCRIPT = join(REPO, 'test/support/node-stack.sh');
 export const NODE_STACK_DIR = process.env.NODE_STACK_DIR ?? join(REPO, '.node-stack');
 
 /** KEY=VALUE lines, as node-stack.sh prints them and keeps them in $NODE_STACK_DIR/env. */
 export function parseStackEnv(text) {
-  const env = {};
-  for (const line of text.split('\n')) {
-    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (m) env[m[1]] = m[2];
-  }
+  const env = parseKeyValueLines(text);
   for (const key of ['SSH_HOST', 'SSH_PORT', 'SSH_USER', 'SSH_KEY', 'SSH_HOST_KEY_PUB', 'CRI_SOCKET']) {
     if (!env[key]) throw new Error(`node-stack.sh printed no ${key}: run bash test/support/node-stack.sh down && bash test/support/node-stack.sh up`);
   }

@@ -2,20 +2,8 @@
 // scan proving nothing we started is left running.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 
-/** A port on 127.0.0.1 that was free a moment ago (listen on :0, read it, close). */
-export function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close((err) => (err ? reject(err) : resolvePort(port)));
-    });
-  });
-}
+export { freePort } from '../../support/stackText.mjs';
 
 /** pid → { pgrp, state, cmdline } for every live process, read from /proc. */
 export function listProcesses() {

@@ -3,7 +3,7 @@
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LocalHost } from '../../../src/infra/localHost';
+import { LocalHost } from '../../support/localHost';
 import { unixSocketClient } from '../../../src/infra/cri/transports/unixSocket';
 import { takeSnapshot } from '../../../src/infra/cri/snapshot';
 import { selectTransport } from '../../../src/infra/cri/transports/select';

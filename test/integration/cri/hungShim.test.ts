@@ -2,7 +2,7 @@
 // the shim-backed verbose PodSandboxStatus and ListContainerStats time out. The snapshot names the pod.
 
 import { describe, expect, it } from 'vitest';
-import { LocalHost } from '../../../src/infra/localHost';
+import { LocalHost } from '../../support/localHost';
 import { unixSocketClient } from '../../../src/infra/cri/transports/unixSocket';
 import { takeSnapshot } from '../../../src/infra/cri/snapshot';
 import { shimPidFor, stack, waitForState, withTestPod } from './kit';

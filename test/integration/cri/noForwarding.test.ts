@@ -5,12 +5,12 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../support/stackText.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/core/util/logger';
-import { LocalHost } from '../../../src/infra/localHost';
+import { LocalHost } from '../../support/localHost';
 import { takeSnapshot } from '../../../src/infra/cri/snapshot';
 import { TransportSelectionError } from '../../../src/infra/cri/transports/select';
 import { unixSocketClient } from '../../../src/infra/cri/transports/unixSocket';
@@ -29,17 +29,6 @@ interface TestSshd {
   dir: string;
   log: () => string;
   stop: () => Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function alive(pid: number): boolean {

@@ -2,7 +2,7 @@
 // the kubelet would see it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalHost } from '../../../src/infra/localHost';
+import { LocalHost } from '../../support/localHost';
 import { unixSocketClient } from '../../../src/infra/cri/transports/unixSocket';
 import { snapshotToRuntimePods, takeSnapshot } from '../../../src/infra/cri/snapshot';
 import { CriError } from '../../../src/infra/cri/criError';

@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { LocalHost } from '../../../src/infra/localHost';
+import { LocalHost } from '../../support/localHost';
 import { execRelayClient } from '../../../src/infra/cri/transports/execRelay';
 import { unixSocketClient } from '../../../src/infra/cri/transports/unixSocket';
 import { selectTransport, TransportSelectionError } from '../../../src/infra/cri/transports/select';

@@ -20,7 +20,8 @@ import { scenarioSettings, timelineData, DEFAULT_WHAT_IF } from '../../../src/co
 import type { TimelineData } from '../../../src/core/whatIf/whatIfTypes';
 import { webviewStrings } from '../../../src/host/panels/timelineStrings';
 import { webviewHtml } from '../../../src/host/panels/webviewHtml';
-import { PROTOCOL_VERSION, type HostToWebview, type WebviewToHost } from '../../../src/shared/panelProtocol';
+import { PROTOCOL_VERSION, type HostToWebview, type PanelTarget, type WebviewToHost } from '../../../src/shared/panelProtocol';
+import { recordedSession, SessionRecorder } from '../../support/timelineSession';
 
 const ROOT = resolve(__dirname, '../../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -53,7 +54,14 @@ const INIT_SCRIPT = `
   window.__state = undefined;
   // A light VS Code theme's variables, set through the CSSOM as VS Code does (the CSP allows no inline style).
   document.addEventListener('DOMContentLoaded', () => {
-    const vars = { '--vscode-foreground': '#3b3b3b', '--vscode-editorWidget-border': '#e5e5e5', '--vscode-font-family': 'sans-serif', '--vscode-font-size': '13px' };
+    const vars = {
+      '--vscode-foreground': '#3b3b3b', '--vscode-editorWidget-border': '#e5e5e5', '--vscode-font-family': 'sans-serif', '--vscode-font-size': '13px',
+      '--vscode-descriptionForeground': '#717171', '--vscode-errorForeground': '#f85149', '--vscode-editor-background': '#ffffff',
+      '--vscode-button-background': '#005fb8', '--vscode-button-foreground': '#ffffff', '--vscode-button-secondaryBackground': '#e5e5e5', '--vscode-button-secondaryForeground': '#3b3b3b',
+      '--vscode-panelTitle-activeForeground': '#3b3b3b', '--vscode-panelTitle-inactiveForeground': '#868686', '--vscode-panelTitle-activeBorder': '#005fb8', '--vscode-panel-background': '#ffffff',
+      '--vscode-settings-dropdownBackground': '#ffffff', '--vscode-settings-dropdownForeground': '#3b3b3b', '--vscode-settings-dropdownBorder': '#cecece', '--vscode-dropdown-background': '#ffffff', '--vscode-dropdown-foreground': '#3b3b3b', '--vscode-dropdown-border': '#cecece',
+      '--vscode-badge-background': '#cccccc', '--vscode-badge-foreground': '#3b3b3b',
+    };
     for (const [k, v] of Object.entries(vars)) document.body.style.setProperty(k, v);
   });
   document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
@@ -118,7 +126,7 @@ interface Session {
   consoleErrors: string[];
 }
 
-async function open(savedState?: unknown): Promise<Session> {
+async function open(savedState?: unknown, target: PanelTarget | null = null): Promise<Session> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
@@ -131,8 +139,8 @@ async function open(savedState?: unknown): Promise<Session> {
   await page.goto(`${origin}/`);
   const ready = await nextSent(page, 'ready');
   expect(ready).toEqual({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-  await toPage(page, { type: 'init', protocolVersion: PROTOCOL_VERSION, strings: webviewStrings(englishText), params: DEFAULT_WHAT_IF });
-  await page.locator('#run').waitFor();
+  await toPage(page, { type: 'init', protocolVersion: PROTOCOL_VERSION, strings: webviewStrings(englishText), params: DEFAULT_WHAT_IF, target, recording: null });
+  await page.locator(target === null ? '#run' : '#session').waitFor();
   return { page, consoleErrors };
 }
 
@@ -157,8 +165,8 @@ async function toPage(page: Page, message: HostToWebview): Promise<void> {
 }
 
 /** Pixels of the chart canvas within `tolerance` of an RGB colour, as seen on the page. */
-async function pixelsNear(page: Page, rgb: [number, number, number], tolerance = 12): Promise<number> {
-  return page.locator('#chart canvas').first().evaluate((canvas: Canvas2d, [r, g, b, tol]) => {
+async function pixelsNear(page: Page, rgb: [number, number, number], tolerance = 12, selector = '#chart canvas'): Promise<number> {
+  return page.locator(selector).first().evaluate((canvas: Canvas2d, [r, g, b, tol]) => {
     const px = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
     let n = 0;
     // The canvas is transparent: composite each pixel over the page's white background first.
@@ -221,7 +229,7 @@ describe('timeline webview in headless Chromium', () => {
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations)).toEqual([]);
     expect(consoleErrors).toEqual([]);
     // The knobs were kept with setState for the next time the panel is shown.
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toEqual({ params: DEFAULT_WHAT_IF, ran: true });
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toEqual({ params: DEFAULT_WHAT_IF, ran: true, target: null, recording: null });
     await page.close();
   });
 
@@ -278,6 +286,153 @@ describe('timeline webview in headless Chromium', () => {
     await toPage(page, { type: 'timeline', requestId: request.requestId, data: recorded });
     await expect(page.locator('#status').textContent()).resolves.toBe('Simulation cancelled.');
     await expect(page.locator('#chart canvas').count()).resolves.toBe(0);
+    await page.close();
+  });
+});
+
+/** Pixels per colour in one lane (row) of the lanes chart: the strip through the lane's bar. */
+async function laneColours(page: Page, row: number, colours: Record<string, [number, number, number]>): Promise<Record<string, number>> {
+  return page.locator('#lanes-chart').evaluate(
+    (host, [lane, wanted]) => {
+      const h = host as unknown as { querySelector(s: string): { offsetTop: number; offsetLeft: number; offsetWidth: number } & Canvas2d };
+      const over = h.querySelector('.u-over');
+      const canvas = h.querySelector('canvas');
+      const y0 = over.offsetTop + lane * 22 + 7;
+      const px = canvas.getContext('2d')!.getImageData(over.offsetLeft, y0, over.offsetWidth, 8).data;
+      const counts: Record<string, number> = {};
+      const onWhite = (c: number, a: number): number => c * a + 255 * (1 - a);
+      for (const [name, [r, g, b]] of Object.entries(wanted)) {
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) {
+          const a = px[i + 3]! / 255;
+          if (Math.abs(onWhite(px[i]!, a) - r) <= 12 && Math.abs(onWhite(px[i + 1]!, a) - g) <= 12 && Math.abs(onWhite(px[i + 2]!, a) - b) <= 12) n++;
+        }
+        counts[name] = n;
+      }
+      return counts;
+    },
+    [row, colours] as const,
+  );
+}
+
+const NODE: PanelTarget = { context: 'prod-eu', node: 'prod-eu-node-07' };
+const PREDICTION = 'PLEG is unhealthy since 03:05:00 UTC: last seen active 3m5s ago, threshold 3m0s; the kubelet posts NotReady by 03:05:10 UTC';
+
+describe('the session pane in headless Chromium', () => {
+  it('draws a recorded session: every lane, the prediction and lacks in words, hover details, no CSP violation', async () => {
+    const session = JSON.parse(JSON.stringify(recordedSession({ durationS: 600, pods: 30, freeze: { atS: 120, forS: 300 } }))) as ReturnType<typeof recordedSession>;
+    // The recording has everything the pane draws.
+    expect(session.relists.some((r) => !r.ok)).toBe(true);
+    expect(session.relists.some((r) => r.discards > 0)).toBe(true);
+    expect(session.health.some((h) => !h.healthy)).toBe(true);
+    expect(session.ready.some((r) => r.status === 'False')).toBe(true);
+    for (const type of ['ContainerStarted', 'ContainerDied', 'ContainerRemoved', 'ContainerChanged']) expect(session.podEvents.some((e) => e.type === type), type).toBe(true);
+
+    const { page, consoleErrors } = await open(undefined, NODE);
+    // The node is kept for the serializer before anything else happens.
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toMatchObject({ target: NODE, recording: null });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'Replay of a recording', session, prediction: PREDICTION, feed: 'ended' });
+    await page.locator('#session-chart canvas').first().waitFor();
+    await page.locator('#lanes-chart canvas').first().waitFor();
+
+    await expect(page.locator('#session-title').textContent()).resolves.toBe('PLEG timeline of prod-eu-node-07');
+    await expect(page.locator('#session-label').textContent()).resolves.toBe('Replay, not live — Replay of a recording');
+    await expect(page.locator('#prediction').textContent()).resolves.toBe(PREDICTION);
+    await expect(page.locator('#lacks li').allTextContents()).resolves.toEqual(session.lacks);
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('Recording: complete');
+    // A replay cannot be paused.
+    await expect(page.locator('#pause').isHidden()).resolves.toBe(true);
+    // The sentence and lacks come before the charts.
+    expect((await page.locator('#prediction').boundingBox())!.y).toBeLessThan((await page.locator('#session-chart').boundingBox())!.y);
+
+    const legend = await page.locator('#session-legend li').evaluateAll((items) => items.map((li) => (li as unknown as { dataset: Record<string, string> }).dataset['key']));
+    expect(legend).toEqual(['health', 'threshold', 'duration', 'failed', 'kubeletAge', 'kubeletDuration', 'discards', 'rpcErrors', 'unhealthy', 'predicted', 'readyFalse', 'started', 'died', 'removed', 'changed']);
+
+    const main = '#session-chart canvas';
+    const colours: Record<string, [number, number, number]> = {
+      health: [0x37, 0x94, 0xff],
+      threshold: [0xcc, 0xa7, 0x00],
+      duration: [0x89, 0xd1, 0x85],
+      failed: [0xf1, 0x4c, 0x4c],
+      kubeletDuration: [0xd1, 0x86, 0x16],
+      kubeletAgeAndDiscards: [0xb1, 0x80, 0xd7],
+      unhealthyBand: over([241, 76, 76], 0.12),
+    };
+    for (const [name, rgb] of Object.entries(colours)) expect(await pixelsNear(page, rgb, 12, main), name).toBeGreaterThan(20);
+
+    const green: [number, number, number] = [0x73, 0xc9, 0x91];
+    const red: [number, number, number] = [0xf1, 0x4c, 0x4c];
+    const orange: [number, number, number] = [0xd1, 0x86, 0x16];
+    const health = await laneColours(page, 0, { healthy: green, unhealthy: red });
+    expect(health.healthy, 'health lane: healthy').toBeGreaterThan(100);
+    expect(health.unhealthy, 'health lane: unhealthy').toBeGreaterThan(100);
+    expect((await laneColours(page, 1, { predicted: orange })).predicted, 'predicted NotReady lane').toBeGreaterThan(100);
+    const ready = await laneColours(page, 2, { ready: green, notReady: red });
+    expect(ready.ready, 'Ready lane: True').toBeGreaterThan(100);
+    expect(ready.notReady, 'Ready lane: False').toBeGreaterThan(100);
+    const events = { started: [0x89, 0xd1, 0x85], died: red, removed: [0x88, 0x88, 0x88], changed: [0x37, 0x94, 0xff] } as Record<string, [number, number, number]>;
+    const perType: Record<string, number> = { started: 0, died: 0, removed: 0, changed: 0 };
+    const podLanes = Math.min(12, new Set(session.podEvents.map((e) => e.pod)).size);
+    for (let row = 3; row < 3 + podLanes + 1; row++) {
+      const counts = await laneColours(page, row, events);
+      if (row < 3 + podLanes) expect(Object.values(counts).reduce((a, b) => a + b, 0), `pod lane ${row - 3}`).toBeGreaterThan(0);
+      for (const k of Object.keys(perType)) perType[k]! += counts[k]!;
+    }
+    for (const [k, n] of Object.entries(perType)) expect(n, `${k} events drawn`).toBeGreaterThan(0);
+
+    // Hover: one relist's details, with its CRI calls.
+    const box = (await page.locator('#session-chart .u-over').boundingBox())!;
+    const failedRelist = session.relists.find((r) => !r.ok)!;
+    const xAt = box.x + (box.width * failedRelist.endMs) / session.durationMs;
+    await page.mouse.move(xAt, box.y + box.height / 2);
+    await page.locator('#relist-details h3').waitFor();
+    const details = await page.locator('#relist-details').textContent();
+    expect(details).toContain('ListPodSandbox');
+    expect(details).toMatch(/Failed: rpc error: code = DeadlineExceeded/);
+
+    mkdirSync(join(ROOT, 'media'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'media/timeline-replay.png'), fullPage: true });
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('live: deltas grow the charts, Pause asks the host and shows it, exports are requested by format', async () => {
+    const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
+    recorder.advance(30_000);
+    const { page, consoleErrors } = await open(undefined, NODE);
+    await toPage(page, { type: 'session', mode: 'live', label: 'Live from prod-eu-node-07', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
+    await page.locator('#session-chart canvas').first().waitFor();
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('Receiving');
+    const before = await pixelsNear(page, [0x89, 0xd1, 0x85], 12, '#session-chart canvas');
+    for (let s = 31; s <= 60; s++) await toPage(page, { type: 'sessionDelta', delta: recorder.advance(s * 1000), prediction: `after ${s} s` });
+    await page.waitForTimeout(100);
+    await expect(page.locator('#prediction').textContent()).resolves.toBe('after 60 s');
+    // The whole session is shown: the relist line now spans twice the time.
+    expect(await pixelsNear(page, [0x89, 0xd1, 0x85], 12, '#session-chart canvas')).toBeGreaterThan(before);
+
+    await page.locator('#pause').click();
+    const pause = await nextSent(page, 'pause');
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('Paused: new samples are not drawn');
+    await expect(page.locator('#pause').textContent()).resolves.toBe('Resume');
+    await page.locator('#pause').click();
+    const resume = await nextSent(page, 'resume');
+    expect(resume.requestId).toBeGreaterThan(pause.requestId);
+
+    await page.locator('#export-csv').click();
+    const csv = await nextSent(page, 'export');
+    expect(csv.format).toBe('csv');
+    await toPage(page, { type: 'exported', requestId: csv.requestId, path: '/tmp/x.csv' });
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('Saved to /tmp/x.csv');
+    await page.locator('#export-json').click();
+    await page.waitForTimeout(50);
+    expect((await sent(page)).filter((m) => m.type === 'export').map((m) => (m as { format: string }).format)).toEqual(['csv', 'json']);
+
+    // The what-if stays available in its own pane.
+    await page.locator('vscode-tab-header[data-pane="whatIf"]').click();
+    await page.locator('#run').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toMatchObject({ target: NODE, pane: 'whatIf' });
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 });

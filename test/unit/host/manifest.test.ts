@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NODE_ACCESS_SECTION, NodeAccessKeys } from '../../../src/host/config/settings';
 import { DIAGNOSTICS_SECTION, DiagnosticsKeys } from '../../../src/host/diagnostics/diagnosticsSettings';
+import { TIMELINE_SECTION, TimelineKeys } from '../../../src/host/timeline/liveSource';
 import { CommandIds } from '../../../src/shared/commandIds';
+import { asVscodeL10n, BUNDLE, bundleText, generateBundle } from '../../../scripts/l10n.mjs';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const readJson = (file: string): unknown => JSON.parse(readFileSync(join(root, file), 'utf8'));
@@ -105,6 +107,7 @@ describe('manifest conventions', () => {
         'plegDoctor.showOnlyUnhealthy',
         ...Object.values(NodeAccessKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
         ...Object.values(DiagnosticsKeys).map((k) => `${DIAGNOSTICS_SECTION}.${k}`),
+        ...Object.values(TimelineKeys).map((k) => `${TIMELINE_SECTION}.${k}`),
       ].sort(),
     );
     for (const [key, p] of Object.entries(props)) {
@@ -141,6 +144,24 @@ describe('localization', () => {
       expect(nlsZh[key], `package.nls.zh-cn.json: ${key}`).toBeTypeOf('string');
     }
     expect(Object.keys(nlsZh).sort()).toEqual(Object.keys(nlsEn).sort());
+  });
+
+  it('l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources (run npm run l10n after adding a t() string)', async () => {
+    const { bundle, files } = await generateBundle(root);
+    expect(files.length).toBeGreaterThan(30);
+    expect(Object.keys(bundle).length).toBeGreaterThan(50);
+    expect(readFileSync(join(root, BUNDLE), 'utf8')).toBe(bundleText(bundle));
+    // Only bare t( calls are respelled for l10n-dev: not x.t(, not set(.
+    expect(asVscodeL10n("a.t('x'); set('y'); `${t('z {0}', n)}`")).toBe("import * as vscode from 'vscode';\na.t('x'); set('y'); `${vscode.l10n.t('z {0}', n)}`");
+  }, 60_000);
+
+  it('every generated key has a zh-cn translation with the same placeholders, and no stale ones', () => {
+    const en = readJson(BUNDLE) as Record<string, string>;
+    const zh = readJson('l10n/bundle.l10n.zh-cn.json') as Record<string, string>;
+    const missing = Object.keys(en).filter((k) => typeof zh[k] !== 'string');
+    expect(missing, 'keys without a zh-cn entry in l10n/bundle.l10n.zh-cn.json').toEqual([]);
+    for (const [k, v] of Object.entries(zh)) expect(placeholders(v), `placeholders of ${k}`).toEqual(placeholders(k));
+    expect(Object.keys(zh).filter((k) => !(k in en)), 'zh-cn keys no source uses').toEqual([]);
   });
 
   it('every l10n string used in code has an English and a zh-cn bundle entry with the same placeholders', () => {

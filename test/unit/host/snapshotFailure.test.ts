@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { demoKubeconfigYaml } from '../../../src/demo/demoKubeconfig';
 import { describeSnapshotFailure, isDemoCluster, type FailureContext } from '../../../src/host/nodeAccess/snapshotFailure';
 import { loadKubeconfigs } from '../../../src/infra/kube/kubeconfig';
-import { isDemoContext } from '../../../src/host/nodeAccess/takeSnapshotCommand';
+import { isDemoContext } from '../../../src/host/nodeAccess/demoContext';
 import type { ClusterSession } from '../../../src/host/cluster/clusterSession';
 import { silentLogger } from '../../../src/core/util/logger';
 import { TransportSelectionError } from '../../../src/infra/cri/transports/select';

@@ -12,6 +12,24 @@ describe('panel protocol: everything the webview sends is checked', () => {
     expect(parseWebviewMessage({ type: 'cancel', requestId: 3 })).toEqual({ ok: true, message: { type: 'cancel', requestId: 3 } });
   });
 
+  it('accepts pause, resume and export with a request id, and only JSON or CSV exports', () => {
+    expect(parseWebviewMessage({ type: 'pause', requestId: 4 })).toEqual({ ok: true, message: { type: 'pause', requestId: 4 } });
+    expect(parseWebviewMessage({ type: 'resume', requestId: 5 })).toEqual({ ok: true, message: { type: 'resume', requestId: 5 } });
+    expect(parseWebviewMessage({ type: 'export', requestId: 6, format: 'csv' })).toEqual({ ok: true, message: { type: 'export', requestId: 6, format: 'csv' } });
+    expect(parseWebviewMessage({ type: 'export', requestId: 6, format: 'json' })).toEqual({ ok: true, message: { type: 'export', requestId: 6, format: 'json' } });
+    const problem = (v: unknown): unknown => {
+      const p = parseWebviewMessage(v);
+      return p.ok ? undefined : p;
+    };
+    expect(problem({ type: 'export', requestId: 6, format: '../../etc/passwd' })).toEqual({ ok: false, requestId: 6, problem: { kind: 'badField', field: 'format', expected: '"json" or "csv"' } });
+    expect(problem({ type: 'export', requestId: 6, format: 'json', path: '/tmp/x' })).toEqual({ ok: false, requestId: 6, problem: { kind: 'unknownField', field: 'path' } });
+    expect(problem({ type: 'export', format: 'json' })).toEqual({ ok: false, requestId: null, problem: { kind: 'badField', field: 'requestId', expected: 'a positive integer' } });
+    expect(problem({ type: 'pause', requestId: 0 })).toEqual({ ok: false, requestId: null, problem: { kind: 'badField', field: 'requestId', expected: 'a positive integer' } });
+    expect(problem({ type: 'resume', requestId: 2, node: 'x' })).toEqual({ ok: false, requestId: 2, problem: { kind: 'unknownField', field: 'node' } });
+    // The webview cannot push data to the host: a session or delta from it is an unknown message.
+    expect(problem({ type: 'sessionDelta', delta: {} })).toEqual({ ok: false, requestId: null, problem: { kind: 'unknownType', type: 'sessionDelta' } });
+  });
+
   it('an out-of-range knob is refused with the field, the limits and the request it belongs to', () => {
     const parsed = parseWebviewMessage({ type: 'simulate', requestId: 7, params: { ...DEFAULT_WHAT_IF, pods: 5000 } });
     expect(parsed).toEqual({ ok: false, requestId: 7, problem: { kind: 'params', problem: { kind: 'outOfRange', field: 'pods', value: 5000, min: 0, max: 1000 } } });
@@ -55,5 +73,7 @@ describe('what the panel shows for a refused message', () => {
     const strings = webviewStrings(englishText);
     for (const key of ['pods', 'containersPerPod', 'rpcLatencyMs', 'changedPodsPerRelist', 'freezeAtS', 'freezeForS', 'durationS', 'kubelet']) expect(strings[`param.${key}`]).toBeTruthy();
     for (const key of ['series.health', 'series.threshold', 'series.duration', 'series.failed', 'series.unfinished', 'band.unhealthy', 'band.notReady']) expect(strings[key]).toBeTruthy();
+    // The session pane: every lane, marker and control has a label.
+    for (const key of ['lane.health', 'lane.predicted', 'lane.ready', 'lane.otherPods', 'marker.discards', 'marker.rpcErrors', 'series.kubeletAge', 'series.kubeletDuration', 'band.predicted', 'band.readyFalse', 'event.started', 'event.died', 'event.removed', 'event.changed', 'pause', 'resume', 'exportJson', 'exportCsv', 'mode.replay', 'mode.live', 'tab.timeline', 'tab.whatIf']) expect(strings[key], key).toBeTruthy();
   });
 });

@@ -16,7 +16,7 @@ describe('timeline webview bundle', () => {
     expect(js!.contents.byteLength).toBeLessThanOrEqual(BUDGET_BYTES);
     const components = new Set(Object.keys(result.metafile.inputs).flatMap((f) => /@vscode-elements\/elements\/dist\/(vscode-[\w-]+)\//u.exec(f)?.[1] ?? []));
     // Each used element may pull in its own helpers (the select brings its list), never the whole library.
-    for (const used of ['vscode-button', 'vscode-textfield', 'vscode-single-select', 'vscode-option', 'vscode-label']) expect(components).toContain(used);
+    for (const used of ['vscode-button', 'vscode-textfield', 'vscode-single-select', 'vscode-option', 'vscode-label', 'vscode-tabs', 'vscode-tab-header', 'vscode-tab-panel']) expect(components).toContain(used);
     expect(components.has('vscode-tree')).toBe(false);
     expect(components.has('vscode-table')).toBe(false);
   });

@@ -5,7 +5,7 @@ import {
   parseContainerdVersion,
   parseDStateProcesses,
   parseKernelRelease,
-  parseKubeletVersion,
+  kubeletVersionFromOutput,
   parseLoadAvg,
   parseNproc,
   parsePidList,
@@ -94,12 +94,14 @@ describe('versions', () => {
   });
 
   it('reads kubelet and containerd versions', () => {
-    expect(parseKubeletVersion('Kubernetes v1.32.3\n')).toBe('v1.32.3');
+    expect(kubeletVersionFromOutput('Kubernetes v1.32.3\n')).toBe('v1.32.3');
+    expect(kubeletVersionFromOutput('Kubernetes v1.29.6+k3s1\n')).toBe('v1.29.6+k3s1');
+    expect(() => kubeletVersionFromOutput('Kubernetes v2.0.0\n')).toThrow(/not a kubelet version/u);
     expect(parseContainerdVersion('containerd github.com/containerd/containerd 1.6.20~ds1 1.6.20~ds1-1+deb12u3\n')).toEqual({
       version: '1.6.20~ds1',
       revision: '1.6.20~ds1-1+deb12u3',
     });
     expect(parseContainerdVersion('containerd containerd.io v1.7.27 05044ec0a9a75232cad458027ca83437aae3f4da\n').version).toBe('v1.7.27');
-    expect(() => parseKubeletVersion('kubelet: command not found')).toThrow(ProbeParseError);
+    expect(() => kubeletVersionFromOutput('kubelet: command not found')).toThrow(ProbeParseError);
   });
 });

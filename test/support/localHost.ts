@@ -1,11 +1,13 @@
 // RemoteHost for the machine we run on: argv straight to child_process (no shell, so no quoting issues),
-// net.connect for unix sockets. Lets the CRI client be tested directly here and lets the CLI run on a node.
+// net.connect for unix sockets. Lets the CRI client and transports be tested (and benchmarked) against the
+// node stack's containerd without SSH in between. Test-only: the product always reaches a node over SSH.
 
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Duplex as DuplexStream, type Duplex, type Readable, type Writable } from 'node:stream';
-import type { ExecOptions, ExecResult, RemoteHost } from './remote';
+import { CappedOutput } from '../../src/infra/cappedOutput';
+import type { ExecOptions, ExecResult, RemoteHost } from '../../src/infra/remote';
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
@@ -38,24 +40,11 @@ export class LocalHost implements RemoteHost {
         return;
       }
       const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, ...this.spawnOptions() });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      let outBytes = 0;
-      let errBytes = 0;
-      let truncated = false;
+      const out = new CappedOutput(maxOutput);
+      const err = new CappedOutput(maxOutput);
       let timedOut = false;
-      const collect = (chunks: Buffer[], size: number, chunk: Buffer): number => {
-        const room = maxOutput - size;
-        if (room <= 0) {
-          truncated = true;
-          return size;
-        }
-        if (chunk.length > room) truncated = true;
-        chunks.push(chunk.subarray(0, room));
-        return size + Math.min(chunk.length, room);
-      };
-      child.stdout.on('data', (chunk: Buffer) => (outBytes = collect(out, outBytes, chunk)));
-      child.stderr.on('data', (chunk: Buffer) => (errBytes = collect(err, errBytes, chunk)));
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
       const kill = (): void => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       };
@@ -76,9 +65,9 @@ export class LocalHost implements RemoteHost {
         resolve({
           exitCode: timedOut || options.signal?.aborted ? null : code,
           ...(signal ? { signal } : {}),
-          stdout: Buffer.concat(out).toString('utf8'),
-          stderr: Buffer.concat(err).toString('utf8'),
-          truncated,
+          stdout: out.text(),
+          stderr: err.text(),
+          truncated: out.truncated || err.truncated,
           timedOut,
           durationMs: performance.now() - started,
         });

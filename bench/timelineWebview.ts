@@ -1,0 +1,164 @@
+// Benchmark of the timeline webview (issue 11): the production bundle in headless Chromium, inside the
+// panel's HTML shell and CSP, fed by this process as the host would. Measured: (1) a 24 h recording
+// (86,400 relists, 110 pods) from the `session` message to the first painted frame; (2) live updates at
+// 1 Hz on top of it — the work per update (message handler plus the animation frame that redraws),
+// with the whole day in view and with the last 15 minutes in view; (3) the production bundle's size.
+// The recording is handed to the page before the clock starts: VS Code's postMessage copy is not ours.
+// Called by bench/run.ts; alone: npm run bench timeline
+
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import type * as vscode from 'vscode';
+import { englishText } from '../src/core/tree/localize';
+import { DEFAULT_WHAT_IF } from '../src/core/whatIf/whatIfTimeline';
+import { webviewStrings } from '../src/host/panels/timelineStrings';
+import { webviewHtml } from '../src/host/panels/webviewHtml';
+import { PROTOCOL_VERSION, type HostToWebview } from '../src/shared/panelProtocol';
+import { SessionRecorder } from '../test/support/timelineSession';
+
+const ROOT = resolve(__dirname, '..');
+const OPEN_GOAL_MS = 500;
+const FRAME_GOAL_MS = 16;
+const BUNDLE_GOAL_BYTES = 300 * 1024;
+const DAY_S = 86_400;
+const UPDATES = 15;
+
+const INIT_SCRIPT = `
+  window.__sent = [];
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+  window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent.push(m), getState: () => undefined, setState: () => undefined });
+  // Times every animation-frame callback: the redraw a live update schedules runs in one.
+  window.__rafMs = [];
+  const raf = window.requestAnimationFrame.bind(window);
+  // uPlot draws in a microtask queued by setData: the time is taken in a microtask queued after it.
+  window.requestAnimationFrame = (cb) => raf((t) => { const t0 = performance.now(); cb(t); queueMicrotask(() => queueMicrotask(() => window.__rafMs.push(performance.now() - t0))); });
+`;
+
+interface PageGlobals {
+  __sent: Array<{ type: string }>;
+  __violations: string[];
+  __rafMs: number[];
+  __data: unknown;
+  dispatchEvent(event: unknown): boolean;
+  requestAnimationFrame(cb: () => void): number;
+}
+declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+declare const performance: { now(): number };
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const verdict = (value: number, goal: number): string => (value <= goal ? 'ok' : 'OVER');
+
+export async function benchTimelineWebview(): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'timeline-bench-'));
+  const lines: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/') {
+      const html = webviewHtml({ cspSource: origin } as vscode.Webview, {
+        title: 'bench',
+        scriptUri: { toString: () => `${origin}/timeline.js` } as vscode.Uri,
+        styleUris: [{ toString: () => `${origin}/timeline.css` } as vscode.Uri],
+      });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      return;
+    }
+    const type = { '/timeline.js': 'text/javascript', '/timeline.css': 'text/css' }[path];
+    if (type === undefined) res.writeHead(404).end();
+    else res.writeHead(200, { 'content-type': type }).end(readFileSync(join(dir, path.slice(1))));
+  });
+  let origin = '';
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  try {
+    // The same options esbuild.mjs uses for the production webview bundle.
+    await esbuild.build({ absWorkingDir: ROOT, entryPoints: ['webview/timeline/main.ts'], outfile: join(dir, 'timeline.js'), bundle: true, minify: true, legalComments: 'none', platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'silent' });
+    const bytes = statSync(join(dir, 'timeline.js')).size;
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    // A day of 1 s relists, one runtime freeze in it; then exactly 86,400 relists (the freeze's hung
+    // relists make the day a little longer than 86,400 s).
+    const recorder = new SessionRecorder({ durationS: 2 * DAY_S, pods: 110, freeze: { atS: 40_000, forS: 400 } });
+    while (recorder.session.relists.length < DAY_S) recorder.advance(recorder.session.durationMs + 60_000);
+    const session = recorder.session;
+    session.relists.length = DAY_S;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.addInitScript(INIT_SCRIPT);
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__sent.some((m) => m.type === 'ready'));
+    const init: HostToWebview = { type: 'init', protocolVersion: PROTOCOL_VERSION, strings: webviewStrings(englishText), params: DEFAULT_WHAT_IF, target: { context: 'bench', node: session.node }, recording: null };
+    // Opened as a replay: the whole day in view, as "Open PLEG Timeline Recording…" shows it.
+    const message: HostToWebview = { type: 'session', mode: 'replay', label: 'bench', session, prediction: 'bench', feed: 'ended' };
+    // As text: playwright's own serialization of a 30 MB object takes minutes.
+    await page.evaluate(([i, m]) => {
+      const g = globalThis as unknown as PageGlobals;
+      g.dispatchEvent(new MessageEvent('message', { data: i }));
+      g.__data = JSON.parse(m) as unknown;
+    }, [init, JSON.stringify(message)] as const);
+
+    const openMs = await page.evaluate(
+      () =>
+        new Promise<number>((done) => {
+          const g = globalThis as unknown as PageGlobals;
+          const t0 = performance.now();
+          g.dispatchEvent(new MessageEvent('message', { data: g.__data }));
+          // The frame after the one the charts were drawn for has been presented.
+          g.requestAnimationFrame(() => g.requestAnimationFrame(() => done(performance.now() - t0)));
+        }),
+    );
+    lines.push(`24 h recording (${session.relists.length.toLocaleString('en')} relists, ${session.kubelet.length.toLocaleString('en')} scrapes, ${session.podEvents.length.toLocaleString('en')} pod events): message → first paint ${openMs.toFixed(0)} ms (goal ≤ ${OPEN_GOAL_MS} ms, ${verdict(openMs, OPEN_GOAL_MS)})`);
+
+    // Then the same day as a live session (not timed), growing by one relist a second.
+    await page.evaluate(() => {
+      const g = globalThis as unknown as PageGlobals;
+      const m = g.__data as { mode: string; feed: string };
+      g.dispatchEvent(new MessageEvent('message', { data: { ...m, mode: 'live', feed: 'running' } }));
+    });
+    const pickRange = (value: string): Promise<void> =>
+      page.evaluate((v) => {
+        const select = (globalThis as unknown as { document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): boolean } } }).document.querySelector('#range');
+        select.value = v;
+        select.dispatchEvent(new (globalThis as unknown as { Event: new (t: string) => unknown }).Event('change'));
+      }, value);
+    const live = async (label: string): Promise<void> => {
+      const frames: number[] = [];
+      for (let i = 0; i < UPDATES; i++) {
+        const delta = recorder.advance(recorder.session.durationMs + 1000);
+        const ms = await page.evaluate(
+          (d) =>
+            new Promise<number>((done) => {
+              const g = globalThis as unknown as PageGlobals;
+              g.__rafMs = [];
+              const t0 = performance.now();
+              g.dispatchEvent(new MessageEvent('message', { data: { type: 'sessionDelta', delta: d, prediction: 'bench' } }));
+              const handler = performance.now() - t0;
+              g.requestAnimationFrame(() => g.requestAnimationFrame(() => done(handler + g.__rafMs.reduce((a, b) => a + b, 0))));
+            }),
+          delta,
+        );
+        frames.push(ms);
+        await page.waitForTimeout(1000);
+      }
+      const worst = Math.max(...frames);
+      lines.push(`live update at 1 Hz, ${label}: median ${median(frames).toFixed(1)} ms, worst ${worst.toFixed(1)} ms of work per update (goal < ${FRAME_GOAL_MS} ms, ${verdict(worst, FRAME_GOAL_MS - 1e-9)})`);
+    };
+    await pickRange('900');
+    await live('last 15 minutes in view (the live default)');
+    await pickRange('all');
+    await live('whole day in view');
+    const violations = await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations);
+    if (violations.length > 0) lines.push(`CSP violations: ${violations.join(', ')}`);
+    lines.push(`load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${cpus().length} cores); the times above scale with it`);
+    lines.push(`production webview bundle: ${(bytes / 1024).toFixed(0)} KB (goal ≤ ${BUNDLE_GOAL_BYTES / 1024} KB, ${verdict(bytes, BUNDLE_GOAL_BYTES)})`);
+  } finally {
+    await browser.close();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines;
+}

@@ -1,0 +1,140 @@
+// The sentence the timeline states about the threshold: when Healthy() turns false at this rate, and by
+// when the kubelet then posts NotReady (its node status update runs every 10 s and carries the PLEG error
+// into the Ready condition). Based on the model's relists when the session has them, else on the
+// kubelet's own kubelet_pleg_last_seen_seconds.
+
+import { formatGoDurationMs } from '../util/goDuration';
+import type { TimelineSession } from './session';
+
+/** nodeStatusUpdateFrequency (10 s): the Ready condition is recomputed at most this long after the crossing. */
+export const NODE_STATUS_UPDATE_MS = 10_000;
+
+export type PredictionState =
+  /** Relists run within budget. */
+  | 'healthy'
+  /** The stamp has stopped moving (relists fail or hang) or the last relist took longer than its budget. */
+  | 'crossing'
+  /** Healthy() is already false. */
+  | 'unhealthy'
+  /** Nothing to go on yet. */
+  | 'unknown';
+
+export interface ThresholdPrediction {
+  state: PredictionState;
+  sentence: string;
+  basis: 'model' | 'kubelet-metrics' | 'none';
+  thresholdMs: number;
+  /** The stamp Healthy() compares with (session ms): the last successful relist's start. */
+  lastStampMs?: number;
+  ageMs?: number;
+  /** When the age exceeds the threshold (session ms). */
+  crossingAtMs?: number;
+  /** The latest instant the kubelet posts NotReady after that (crossing + node status period). */
+  notReadyByMs?: number;
+  /** The last relist's duration and the largest one that keeps Healthy() true (threshold − period − GetPods). */
+  lastRelistMs?: number;
+  budgetMs?: number;
+}
+
+export interface PredictOptions {
+  /** Formats a wall-clock instant (epoch ms) for the sentence; default HH:MM:SS UTC. */
+  formatTime?: (epochMs: number) => string;
+}
+
+const utcClock = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
+
+export function predictThreshold(session: TimelineSession, nowMs: number, options: PredictOptions = {}): ThresholdPrediction {
+  const threshold = session.settings.thresholdMs;
+  const period = session.settings.relistPeriodMs;
+  const base = Date.parse(session.startedAt);
+  const at = (ms: number): string => (options.formatTime ?? utcClock)((Number.isFinite(base) ? base : 0) + ms);
+  const fmt = (ms: number): string => formatGoDurationMs(Math.max(0, Math.round(ms)));
+
+  const model = modelStamp(session);
+  const kubelet = model === null ? kubeletStamp(session) : null;
+  const stamp = model ?? kubelet;
+  if (stamp === null) {
+    const never = session.relists.length > 0;
+    return {
+      state: 'unknown',
+      basis: never ? 'model' : 'none',
+      thresholdMs: threshold,
+      sentence: never ? 'no relist has succeeded yet: Healthy() reports "pleg has yet to be successful"' : 'no relist and no kubelet metrics yet',
+    };
+  }
+  const basis = model !== null ? 'model' : 'kubelet-metrics';
+  const ageMs = nowMs - stamp.stampMs;
+  const crossingAtMs = stamp.stampMs + threshold;
+  const notReadyByMs = crossingAtMs + NODE_STATUS_UPDATE_MS;
+  const common = { basis, thresholdMs: threshold, lastStampMs: stamp.stampMs, ageMs } as const;
+  if (ageMs > threshold) {
+    return {
+      ...common,
+      state: 'unhealthy',
+      crossingAtMs,
+      notReadyByMs,
+      sentence: `PLEG is unhealthy since ${at(crossingAtMs)}: last seen active ${fmt(ageMs)} ago, threshold ${fmt(threshold)}; the kubelet posts NotReady by ${at(notReadyByMs)}`,
+    };
+  }
+  const last = session.relists.at(-1);
+  const stalled = basis === 'model' ? last !== undefined && (!last.ok || nowMs - last.endMs > Math.max(3 * period, 5_000)) : stamp.stalled;
+  const lastRelistMs = last !== undefined && basis === 'model' ? last.endMs - last.startMs : undefined;
+  const getPods = last?.ok === true ? getPodsMs(last) : 0;
+  const budgetMs = Math.max(0, threshold - period - getPods);
+  const tooSlow = lastRelistMs !== undefined && lastRelistMs > budgetMs;
+  if (stalled || tooSlow) {
+    const why = stalled ? (basis === 'model' ? 'relists are failing or not finishing' : 'the kubelet has not relisted since') : `the last relist took ${fmt(lastRelistMs ?? 0)}, over its ${fmt(budgetMs)} budget`;
+    return {
+      ...common,
+      state: 'crossing',
+      crossingAtMs,
+      notReadyByMs,
+      ...(lastRelistMs !== undefined ? { lastRelistMs } : {}),
+      budgetMs,
+      sentence: `at this rate the threshold is crossed at ${at(crossingAtMs)} (${why}); the kubelet will post NotReady within ${fmt(NODE_STATUS_UPDATE_MS)} after that`,
+    };
+  }
+  return {
+    ...common,
+    state: 'healthy',
+    ...(lastRelistMs !== undefined ? { lastRelistMs } : {}),
+    budgetMs,
+    sentence:
+      lastRelistMs !== undefined
+        ? `healthy: the last relist took ${fmt(lastRelistMs)}, budget ${fmt(budgetMs)}`
+        : `healthy: the kubelet last relisted ${fmt(ageMs)} ago, threshold ${fmt(threshold)}`,
+  };
+}
+
+/** The model's stamp: the last successful relist's start. */
+function modelStamp(session: TimelineSession): { stampMs: number; stalled: boolean } | null {
+  for (let i = session.relists.length - 1; i >= 0; i--) {
+    const r = session.relists[i];
+    if (r?.ok === true) return { stampMs: r.startMs, stalled: false };
+  }
+  return null;
+}
+
+/** The kubelet's stamp from its last scrape with kubelet_pleg_last_seen_seconds; stalled when it did not move between the last two. */
+function kubeletStamp(session: TimelineSession): { stampMs: number; stalled: boolean } | null {
+  const withAge = session.kubelet.filter((k) => k.lastSeenAgeS !== undefined);
+  const last = withAge.at(-1);
+  if (last?.lastSeenAgeS === undefined) return null;
+  const stampMs = last.atMs - last.lastSeenAgeS * 1000;
+  const prev = withAge.at(-2);
+  const prevStamp = prev?.lastSeenAgeS === undefined ? undefined : prev.atMs - prev.lastSeenAgeS * 1000;
+  // last_seen has one-second resolution: a stamp within 1.5 s of the previous one has not moved.
+  const stalled = prev !== undefined && prevStamp !== undefined && Math.abs(stampMs - prevStamp) < 1_500 && last.atMs - prev.atMs > 2_000;
+  return { stampMs, stalled };
+}
+
+function getPodsMs(relist: TimelineSession['relists'][number]): number {
+  let ms = 0;
+  let n = 0;
+  for (const r of relist.rpcs) {
+    if (r.pod !== undefined) break;
+    ms += r.latencyMs;
+    if (++n === 2) break;
+  }
+  return ms;
+}

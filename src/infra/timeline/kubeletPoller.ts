@@ -1,0 +1,70 @@
+// The kubelet's side of the live timeline, through the API server: /metrics over the node proxy (a scrape
+// that gets no answer within its deadline is recorded as 'hung': a frozen runtime makes the kubelet's
+// collectors block) and the Node object (its Ready condition, kubelet version and pod capacity).
+
+import type { KubeNode } from '../../core/kube/objects';
+import type { KubeletSampler } from '../../core/timeline/kubeletSampler';
+import type { KubeletSample, SessionReady } from '../../core/timeline/session';
+import { fetchKubeletEndpoint, type KubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
+import type { KubeGateway } from '../kube/gateway';
+
+const METRICS_ENDPOINT: KubeletEndpoint<string> = { path: '/metrics', parse: (body) => body };
+
+export interface KubeletPollTarget {
+  gateway: KubeGateway;
+  context: string;
+  node: string;
+  /** Deadline of one scrape / Node GET. */
+  timeoutMs: number;
+}
+
+/** Scrapes /metrics once and turns it into a sample (relative to the sampler's t = 0). */
+export async function scrapeKubelet(target: KubeletPollTarget, sampler: KubeletSampler, signal: AbortSignal): Promise<KubeletSample> {
+  const epochMs = Date.now();
+  const fetched = await fetchKubeletEndpoint(METRICS_ENDPOINT, { gateway: target.gateway, context: target.context, node: target.node, timeoutMs: target.timeoutMs, signal });
+  switch (fetched.status) {
+    case 'ok':
+      return sampler.sample({ epochMs, outcome: 'ok', text: fetched.value, scrapeMs: fetched.ms });
+    case 'timeout':
+      return sampler.sample({ epochMs, outcome: 'hung', detail: `/metrics gave no answer within ${fetched.deadlineMs} ms`, scrapeMs: fetched.ms });
+    case 'forbidden':
+      return sampler.sample({ epochMs, outcome: 'forbidden', detail: fetched.message, scrapeMs: fetched.ms });
+    case 'unavailable':
+    case 'failed':
+      return sampler.sample({ epochMs, outcome: 'error', detail: fetched.message, scrapeMs: fetched.ms });
+    case 'skipped':
+      return sampler.sample({ epochMs, outcome: 'error', detail: fetched.reason });
+  }
+}
+
+export interface NodeReading {
+  ready?: Omit<SessionReady, 'atMs'>;
+  kubeletVersion?: string;
+  maxPods?: number;
+}
+
+export function readNode(node: KubeNode): NodeReading {
+  const out: NodeReading = {};
+  const c = node.status?.conditions?.find((x) => x.type === 'Ready');
+  if (c !== undefined) {
+    const status = c.status === 'True' || c.status === 'False' ? c.status : 'Unknown';
+    out.ready = { status, reason: c.reason ?? '', message: c.message ?? '' };
+  }
+  const version = node.status?.nodeInfo?.kubeletVersion;
+  if (version !== undefined && version !== '') out.kubeletVersion = version;
+  const pods = Number(node.status?.capacity?.['pods']);
+  if (Number.isInteger(pods) && pods > 0) out.maxPods = pods;
+  return out;
+}
+
+/** GET the Node within the deadline; undefined (with the reason) when it cannot be read. */
+export async function fetchNode(target: KubeletPollTarget, signal: AbortSignal): Promise<{ node: KubeNode } | { error: string }> {
+  const timeout = AbortSignal.timeout(target.timeoutMs);
+  try {
+    return { node: await target.gateway.getNode(target.context, target.node, AbortSignal.any([signal, timeout])) };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (timeout.aborted) return { error: `GET node ${target.node} gave no answer within ${target.timeoutMs} ms` };
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}

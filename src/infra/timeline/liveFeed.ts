@@ -1,0 +1,230 @@
+// The live feed of one node's PLEG timeline. Two loops until the signal aborts:
+//  - CRI (when SSH is available): every period (sliding, like the kubelet's relist), list the runtime,
+//    fetch the statuses the model asks for, and run the period through the kubelet's PLEG model. Every
+//    call has the runtime request timeout as its deadline, so a frozen runtime gives failing relists; a
+//    ticker keeps Healthy() moving while a call hangs.
+//  - kubelet (when a cluster is available): /metrics through the node proxy and the Node's Ready
+//    condition every few seconds.
+// Everything reaches the caller as SessionDelta records.
+
+import { performance } from 'node:perf_hooks';
+import { parseKubeletConfigz } from '../../core/parse/kubeletConfigz';
+import { profileForKubeletVersion } from '../../core/pleg/profiles';
+import type { CriListing } from '../../core/timeline/criListing';
+import { listingOk } from '../../core/timeline/criListing';
+import { KubeletSampler } from '../../core/timeline/kubeletSampler';
+import { LivePlegModel } from '../../core/timeline/liveModel';
+import type { SessionDelta, SessionReady, SessionSettings } from '../../core/timeline/session';
+import type { Logger } from '../../core/util/logger';
+import { silentLogger } from '../../core/util/logger';
+import type { CriReader } from '../cri/reader';
+import { fetchKubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
+import type { KubeGateway } from '../kube/gateway';
+import { fetchPodStatus, listRuntime, PeriodAbortedError } from './criPeriod';
+import { fetchNode, readNode, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
+import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
+
+export const DEFAULT_METRICS_INTERVAL_MS = 5_000;
+export const DEFAULT_KUBE_TIMEOUT_MS = 10_000;
+
+export interface LiveFeedOptions {
+  node: string;
+  /** The model's settings; `profile` is replaced by the node's kubelet version when the cluster tells it. */
+  settings: SessionSettings;
+  /**
+   * Take runtimeRequestTimeout, maxPods and the EventedPLEG gate from the kubelet's /configz when it can
+   * be read (the user did not set them).
+   */
+  settingsFromConfigz?: boolean;
+  /** Opens the CRI client over the node's (pooled) SSH connection; absent: no SSH, metrics and conditions only. */
+  connectCri?: (signal: AbortSignal) => Promise<CriReader>;
+  /** Why there is no SSH (said in `lacks`). */
+  noCriReason?: string;
+  kube?: { gateway: KubeGateway; context: string; intervalMs?: number; timeoutMs?: number };
+  signal: AbortSignal;
+  onDelta: (delta: SessionDelta) => void;
+  logger?: Logger;
+  /** ms since t = 0; default: performance.now() at the call. */
+  clock?: () => number;
+  /** How often Healthy() is re-evaluated while a call hangs (default: the period, at most 1 s). */
+  tickMs?: number;
+}
+
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
+  const { signal, onDelta } = options;
+  const logger = options.logger ?? silentLogger;
+  const t0 = performance.now();
+  const clock = options.clock ?? (() => Math.round((performance.now() - t0) * 100) / 100);
+  const lacks = new Map<string, string>();
+  const setLack = (key: string, text: string | undefined): boolean => {
+    const had = lacks.get(key);
+    if (text === undefined) lacks.delete(key);
+    else lacks.set(key, text);
+    return had !== text;
+  };
+  const emit = (delta: SessionDelta, lacksChanged = false): void => {
+    if (signal.aborted) return;
+    if (lacksChanged) delta.lacks = [...lacks.values()];
+    onDelta(delta);
+  };
+
+  const target: KubeletPollTarget | undefined =
+    options.kube === undefined
+      ? undefined
+      : { gateway: options.kube.gateway, context: options.kube.context, node: options.node, timeoutMs: options.kube.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS };
+  if (options.connectCri === undefined) setLack('cri', options.noCriReason ?? 'no SSH access to this node: no model relists; the timeline shows the kubelet\u2019s own metrics and the Ready condition only');
+  if (target === undefined) setLack('kube', 'no cluster connection: no kubelet metrics and no Ready condition');
+
+  // What the node says about itself before the model starts: its kubelet version picks the profile.
+  let settings = { ...options.settings };
+  let kubeletVersion: string | undefined;
+  let lastReady: Omit<SessionReady, 'atMs'> | undefined;
+  const initial: SessionDelta = { durationMs: 0 };
+  if (target !== undefined) {
+    const got = await fetchNode(target, signal);
+    if ('node' in got) {
+      const reading = readNode(got.node);
+      kubeletVersion = reading.kubeletVersion;
+      if (reading.kubeletVersion !== undefined) {
+        try {
+          settings.profile = profileForKubeletVersion(reading.kubeletVersion).id;
+        } catch {
+          logger.warn(`timeline of ${options.node}: kubelet version "${reading.kubeletVersion}" not understood; modelling ${settings.profile}`);
+        }
+      }
+      if (reading.maxPods !== undefined) settings.maxPods = reading.maxPods;
+      if (reading.ready !== undefined) {
+        lastReady = reading.ready;
+        initial.ready = [{ atMs: clock(), ...reading.ready }];
+      }
+    } else {
+      logger.warn(`timeline of ${options.node}: ${got.error}`);
+    }
+    if (options.settingsFromConfigz === true && !signal.aborted) {
+      const configz = await fetchKubeletEndpoint({ path: '/configz', parse: parseKubeletConfigz }, { gateway: target.gateway, context: target.context, node: options.node, timeoutMs: target.timeoutMs, signal });
+      if (configz.status === 'ok') {
+        settings = {
+          ...settings,
+          runtimeRequestTimeoutMs: configz.value.runtimeRequestTimeoutMs,
+          evented: configz.value.featureGates['EventedPLEG'] === true,
+          ...(configz.value.maxPods !== undefined ? { maxPods: configz.value.maxPods } : {}),
+        };
+      } else {
+        logger.info(`timeline of ${options.node}: /configz not read (${configz.status}); keeping runtimeRequestTimeout ${settings.runtimeRequestTimeoutMs} ms`);
+      }
+    }
+  }
+  if (signal.aborted) return;
+  const model = new LivePlegModel({ settings });
+  initial.settings = model.settings;
+  if (kubeletVersion !== undefined) initial.kubeletVersion = kubeletVersion;
+  emit(initial, true);
+
+  const loops: Promise<void>[] = [];
+  if (options.connectCri !== undefined) loops.push(criLoop(options.connectCri));
+  if (target !== undefined) loops.push(kubeletLoop(target));
+  await Promise.all(loops);
+
+  async function criLoop(connect: (signal: AbortSignal) => Promise<CriReader>): Promise<void> {
+    let reader: CriReader | undefined;
+    // The feed's own period: the generic relist period, and how often container changes are looked for
+    // while EventedPLEG is in use.
+    const period = (): number => options.settings.relistPeriodMs;
+    try {
+      while (!signal.aborted) {
+        if (reader === undefined) {
+          try {
+            reader = await connect(signal);
+            if (setLack('cri', undefined)) emit({ durationMs: clock() }, true);
+          } catch (err) {
+            if (signal.aborted) return;
+            const changed = setLack('cri', `cannot reach the runtime over SSH: ${errorText(err)} (retrying)`);
+            logger.warn(`timeline of ${options.node}: CRI connection failed: ${errorText(err)}`);
+            emit(model.advance(clock()), changed);
+            await sleep(Math.max(period(), 5_000), signal);
+            continue;
+          }
+        }
+        try {
+          if (await onePeriod(reader)) {
+            // The channel to the runtime broke (not a slow runtime): open a new one next period.
+            reader.close();
+            reader = undefined;
+          }
+        } catch (err) {
+          if (err instanceof PeriodAbortedError || signal.aborted) return;
+          throw err;
+        }
+        await sleep(period(), signal);
+      }
+    } finally {
+      reader?.close();
+    }
+
+    /** One period; true when the connection to the runtime broke. */
+    async function onePeriod(r: CriReader): Promise<boolean> {
+      const deadlineMs = settings.runtimeRequestTimeoutMs;
+      const start = clock();
+      let getPodsOkAt: number | undefined;
+      // While a call hangs, Healthy() still turns false on time.
+      const tick = setInterval(() => emit(model.advance(clock(), getPodsOkAt)), options.tickMs ?? Math.min(1_000, Math.max(100, settings.relistPeriodMs)));
+      try {
+        const due = model.relistDue(start);
+        const listing: CriListing = await listRuntime(r, start, { deadlineMs, signal });
+        const broken = listing.calls.some((c) => c.error?.includes('code = Unavailable') === true);
+        // While EventedPLEG is in use a listing only yields container events, unless it failed: a broken
+        // runtime connection is a failed event stream, which forces a relist (and, after 5, the fallback).
+        if (!due && listingOk(listing)) {
+          emit(model.observe(listing));
+          return broken;
+        }
+        if (listingOk(listing)) getPodsOkAt = start + listing.calls.reduce((ms, c) => ms + c.latencyMs, 0);
+        const statuses = [];
+        // Serially, in the model's order of need, as the kubelet inspects pods one after another.
+        for (const uid of model.statusRequests(listing)) statuses.push(await fetchPodStatus(r, uid, { deadlineMs, signal }));
+        const delta = model.relist(listing, statuses);
+        if (delta.settings !== undefined) settings = { ...settings, ...delta.settings };
+        emit(delta);
+        return broken;
+      } finally {
+        clearInterval(tick);
+      }
+    }
+  }
+
+  async function kubeletLoop(t: KubeletPollTarget): Promise<void> {
+    const sampler = new KubeletSampler(Date.now() - clock());
+    const interval = options.kube?.intervalMs ?? DEFAULT_METRICS_INTERVAL_MS;
+    while (!signal.aborted) {
+      const started = clock();
+      try {
+        const [sample, got] = await Promise.all([scrapeKubelet(t, sampler, signal), fetchNode(t, signal)]);
+        const delta: SessionDelta = { durationMs: clock(), kubelet: [sample] };
+        let lacksChanged = setLack('metrics', sample.scrape === 'forbidden' ? `no kubelet metrics: ${sample.detail ?? 'forbidden'} (needs get on nodes/proxy)` : undefined);
+        if ('node' in got) {
+          const reading = readNode(got.node);
+          const r = reading.ready;
+          if (r !== undefined && (lastReady === undefined || r.status !== lastReady.status || r.reason !== lastReady.reason || r.message !== lastReady.message)) {
+            delta.ready = [{ atMs: clock(), ...r }];
+            lastReady = r;
+          }
+          if (reading.kubeletVersion !== undefined && reading.kubeletVersion !== kubeletVersion) {
+            kubeletVersion = reading.kubeletVersion;
+            delta.kubeletVersion = kubeletVersion;
+          }
+          lacksChanged = setLack('node', undefined) || lacksChanged;
+        } else {
+          lacksChanged = setLack('node', `the Node object cannot be read: ${got.error}`) || lacksChanged;
+        }
+        emit(delta, lacksChanged);
+      } catch (err) {
+        if (signal.aborted) return;
+        logger.warn(`timeline of ${options.node}: kubelet poll failed: ${errorText(err)}`);
+      }
+      await sleep(Math.max(0, interval - (clock() - started)), signal);
+    }
+  }
+}

@@ -1,0 +1,431 @@
+// The session's two charts on one time axis (seconds since t = 0, drawn as wall-clock time).
+// Top: what Healthy() compares with the threshold (the time since the last successful relist started)
+// against the threshold line, the kubelet's own last-seen age beside it, and, on a log axis, every
+// relist's duration with the kubelet's mean relist duration beside it; discards and RPC errors are
+// markers along the top edge. Bottom: lanes — the model's PLEG health, the NotReady it predicts from
+// that, the node's Ready condition as the API server reported it, and one lane per pod with its events.
+// Zooming either chart (drag) zooms both.
+
+import uPlot from 'uplot';
+import { firstEventAt, podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
+
+export interface SessionChartLabels {
+  time: string;
+  healthAxis: string;
+  durationAxis: string;
+  health: string;
+  threshold: string;
+  duration: string;
+  failed: string;
+  kubeletAge: string;
+  kubeletDuration: string;
+  discards: string;
+  rpcErrors: string;
+  laneHealth: string;
+  lanePredicted: string;
+  laneReady: string;
+  unhealthy: string;
+  predicted: string;
+  readyFalse: string;
+  readyUnknown: string;
+  started: string;
+  died: string;
+  removed: string;
+  changed: string;
+  otherPods: string;
+}
+
+export type SessionLegendKey =
+  | 'health'
+  | 'threshold'
+  | 'duration'
+  | 'failed'
+  | 'kubeletAge'
+  | 'kubeletDuration'
+  | 'discards'
+  | 'rpcErrors'
+  | 'unhealthy'
+  | 'predicted'
+  | 'readyFalse'
+  | 'readyUnknown'
+  | 'started'
+  | 'died'
+  | 'removed'
+  | 'changed';
+
+/** The lanes above the pods, in this order. */
+const FIXED_LANES = 3;
+const LANE_PX = 22;
+/** Both charts reserve the same room for their axes, so that one instant is at the same x in both. */
+const LEFT_AXIS_PX = 170;
+const RIGHT_AXIS_PX = 64;
+/** The kubelet posts NotReady at its next status update after Healthy() turns false: at most this later. */
+const NODE_STATUS_UPDATE_S = 10;
+
+interface Palette {
+  fg: string;
+  grid: string;
+  health: string;
+  threshold: string;
+  duration: string;
+  failed: string;
+  kubeletAge: string;
+  kubeletDuration: string;
+  discards: string;
+  rpcErrors: string;
+  healthy: string;
+  unhealthy: string;
+  predicted: string;
+  readyFalse: string;
+  readyUnknown: string;
+  started: string;
+  died: string;
+  removed: string;
+  changed: string;
+}
+
+function themeColor(name: string, fallback: string): string {
+  const value = getComputedStyle(document.body).getPropertyValue(name).trim();
+  return value === '' ? fallback : value;
+}
+
+/** Colours from VS Code's theme variables (light, dark and high contrast each set them), with fallbacks. */
+function palette(): Palette {
+  return {
+    fg: themeColor('--vscode-foreground', '#ccc'),
+    grid: themeColor('--vscode-editorWidget-border', '#444'),
+    health: themeColor('--vscode-charts-blue', '#3794ff'),
+    threshold: themeColor('--vscode-charts-yellow', '#cca700'),
+    duration: themeColor('--vscode-charts-green', '#89d185'),
+    failed: themeColor('--vscode-charts-red', '#f14c4c'),
+    kubeletAge: themeColor('--vscode-charts-purple', '#b180d7'),
+    kubeletDuration: themeColor('--vscode-charts-orange', '#d18616'),
+    discards: themeColor('--vscode-charts-purple', '#b180d7'),
+    rpcErrors: themeColor('--vscode-charts-red', '#f14c4c'),
+    healthy: themeColor('--vscode-testing-iconPassed', '#73c991'),
+    unhealthy: themeColor('--vscode-charts-red', '#f14c4c'),
+    predicted: themeColor('--vscode-charts-orange', '#d18616'),
+    readyFalse: themeColor('--vscode-charts-red', '#f14c4c'),
+    readyUnknown: themeColor('--vscode-disabledForeground', '#888888'),
+    started: themeColor('--vscode-charts-green', '#89d185'),
+    died: themeColor('--vscode-charts-red', '#f14c4c'),
+    removed: themeColor('--vscode-disabledForeground', '#888888'),
+    changed: themeColor('--vscode-charts-blue', '#3794ff'),
+  };
+}
+
+export interface SessionCharts {
+  main: uPlot;
+  lanes: uPlot;
+  /** Redraws with the series grown in place (a live delta). */
+  update(): void;
+  /** Shows [fromS, toS] in both charts. */
+  setRange(fromS: number, toS: number): void;
+  destroy(): void;
+}
+
+export interface ChartCallbacks {
+  /** The pointer is at this time (s since t = 0), or left the chart (null). */
+  onHover(atS: number | null): void;
+  /** The user dragged a range. */
+  onZoom(fromS: number, toS: number): void;
+}
+
+
+function paintWindows(u: uPlot, windows: readonly Window[], endS: number, color: string, top: number, height: number, padS = 0): void {
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.fillStyle = color;
+  for (const w of windows) {
+    const x0 = u.valToPos(w.fromS, 'x', true);
+    const x1 = u.valToPos((w.toS ?? endS) + padS, 'x', true);
+    ctx.fillRect(x0, top, Math.max(1, x1 - x0), height);
+  }
+  ctx.restore();
+}
+
+function paintMarkers(u: uPlot, markers: readonly Marker[], color: string, row: number, shape: 'tri' | 'cross'): void {
+  const ctx = u.ctx;
+  const dpr = devicePixelRatio;
+  const size = 5 * dpr;
+  const y = u.bbox.top + (row * 12 + 7) * dpr;
+  const [min, max] = [u.scales['x']!.min ?? 0, u.scales['x']!.max ?? 0];
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = 1.5 * dpr;
+  let lastX = -Infinity;
+  for (const m of markers) {
+    if (m.atS < min || m.atS > max) continue;
+    const x = u.valToPos(m.atS, 'x', true);
+    // Thousands of markers in a pixel column are one marker.
+    if (x - lastX < 2 * dpr) continue;
+    lastX = x;
+    ctx.beginPath();
+    if (shape === 'tri') {
+      ctx.moveTo(x - size, y - size);
+      ctx.lineTo(x + size, y - size);
+      ctx.lineTo(x, y + size);
+      ctx.closePath();
+      ctx.fill();
+    } else {
+      ctx.moveTo(x - size, y - size);
+      ctx.lineTo(x + size, y + size);
+      ctx.moveTo(x + size, y - size);
+      ctx.lineTo(x - size, y + size);
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+}
+
+/**
+ * After the last relist the quantity keeps growing until the next one ends (a hung relist may take the
+ * runtime request timeout): drawn dashed from the last relist to the end of the session.
+ */
+function paintGrowing(u: uPlot, s: SessionSeries, color: string): void {
+  if (s.lastGoodStartS === null || s.x.length === 0) return;
+  let i = s.x.length - 1;
+  while (i >= 0 && s.relistAt[i]! < 0) i--;
+  if (i < 0 || s.endS <= s.x[i]!) return;
+  const ctx = u.ctx;
+  const dpr = devicePixelRatio;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5 * dpr;
+  ctx.setLineDash([4 * dpr, 3 * dpr]);
+  ctx.beginPath();
+  ctx.moveTo(u.valToPos(s.x[i]!, 'x', true), u.valToPos(s.sinceLastRelistStart[i]!, 'y', true));
+  ctx.lineTo(u.valToPos(s.endS, 'x', true), u.valToPos(s.endS - s.lastGoodStartS, 'y', true));
+  ctx.stroke();
+  ctx.restore();
+}
+
+function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number]): uPlot.Options {
+  const clock = (v: number): string => new Date((startEpochS + v) * 1000).toISOString().slice(11, 19);
+  return {
+    width,
+    height: 300,
+    legend: { show: false },
+    cursor: { drag: { x: true, y: false, setScale: true }, sync: { key: 'pleg-session', setSeries: false } },
+    scales: {
+      x: xScale(range),
+      y: { range: (_u, _min, max) => [0, Math.max(max, s.thresholdS) * 1.1] },
+      d: { distr: 3, log: 10 },
+    },
+    axes: [
+      { stroke: p.fg, grid: { stroke: p.grid }, label: labels.time, space: 90, values: (_u, splits) => splits.map(clock) },
+      { scale: 'y', stroke: p.fg, grid: { stroke: p.grid }, label: labels.healthAxis, size: LEFT_AXIS_PX - 20, labelSize: 20 },
+      { scale: 'd', side: 1, stroke: p.fg, grid: { show: false }, label: labels.durationAxis, size: RIGHT_AXIS_PX - 20, labelSize: 20 },
+    ],
+    series: [
+      {},
+      { scale: 'y', stroke: p.health, width: 1.5, spanGaps: true, points: { show: false } },
+      { scale: 'y', stroke: p.threshold, width: 1, dash: [6, 4], points: { show: false } },
+      { scale: 'd', stroke: p.duration, width: 1, spanGaps: true },
+      { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
+      { scale: 'y', stroke: p.kubeletAge, width: 1.5, dash: [2, 3], spanGaps: true, points: { show: false } },
+      { scale: 'd', stroke: p.kubeletDuration, width: 1.5, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration } },
+    ],
+    hooks: {
+      drawClear: [
+        (u) => {
+          const { top, height } = u.bbox;
+          paintWindows(u, s.unhealthy, s.endS, 'rgba(241, 76, 76, 0.12)', top, height);
+        },
+      ],
+      draw: [
+        (u) => {
+          paintGrowing(u, s, p.health);
+          paintMarkers(u, s.discards, p.discards, 0, 'tri');
+          paintMarkers(u, s.rpcErrors, p.rpcErrors, 1, 'cross');
+        },
+      ],
+      setCursor: [
+        (u) => {
+          const left = u.cursor.left;
+          callbacks.onHover(left === undefined || left < 0 ? null : u.posToVal(left, 'x'));
+        },
+      ],
+      setSelect: [
+        (u) => {
+          if (u.select.width <= 0) return;
+          callbacks.onZoom(u.posToVal(u.select.left, 'x'), u.posToVal(u.select.left + u.select.width, 'x'));
+        },
+      ],
+    },
+  };
+}
+
+/** The series' own arrays, not copies: a live update appends to them and redraws. */
+function mainData(s: SessionSeries): uPlot.AlignedData {
+  return [s.x, s.sinceLastRelistStart, s.threshold, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
+}
+
+/** The lanes chart draws from the series itself: its data is only the x extent. */
+function lanesData(s: SessionSeries): uPlot.AlignedData {
+  return [[0, Math.max(s.endS, 1)], [null, null]];
+}
+
+/**
+ * An x scale the page sets (range select, zoom, live follow): the first range uPlot asks for is the one
+ * the page wants, so a chart is drawn once on creation, not once for the data and again for the range.
+ */
+function xScale(initial: [number, number]): uPlot.Scale {
+  let first: [number, number] | null = initial;
+  return {
+    time: false,
+    auto: false,
+    range: (_u, min, max) => {
+      const r = first ?? [min, max];
+      first = null;
+      return r;
+    },
+  };
+}
+
+const EVENT_COLOR: Record<string, keyof Palette> = { ContainerStarted: 'started', ContainerDied: 'died', ContainerRemoved: 'removed', ContainerChanged: 'changed' };
+
+function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette): void {
+  const ctx = u.ctx;
+  const dpr = devicePixelRatio;
+  const laneH = LANE_PX * dpr;
+  const top = u.bbox.top;
+  const bar = (row: number): [number, number] => [top + row * laneH + 4 * dpr, laneH - 8 * dpr];
+  const [hy, hh] = bar(0);
+  // Healthy where a session has relists and no unhealthy window: green under everything, red on top.
+  if (s.x.length > 0) paintWindows(u, [{ fromS: s.x[0]!, toS: s.endS }], s.endS, p.healthy, hy, hh);
+  paintWindows(u, s.unhealthy, s.endS, p.unhealthy, hy, hh);
+  const [py, ph] = bar(1);
+  paintWindows(u, s.unhealthy, s.endS, p.predicted, py, ph, NODE_STATUS_UPDATE_S);
+  const [ry, rh] = bar(2);
+  for (const span of s.ready) paintWindows(u, [span], s.endS, span.status === 'True' ? p.healthy : span.status === 'False' ? p.readyFalse : p.readyUnknown, ry, rh);
+
+  const laneOf = new Map(pods.map((pod, i) => [pod, FIXED_LANES + i]));
+  const otherLane = FIXED_LANES + pods.length;
+  const [min, max] = [u.scales['x']!.min ?? 0, u.scales['x']!.max ?? 0];
+  ctx.save();
+  const lastX = new Map<number, number>();
+  for (let i = firstEventAt(s.podEvents, min); i < s.podEvents.length; i++) {
+    const e = s.podEvents[i]!;
+    const atS = e.atMs / 1000;
+    if (atS > max) break;
+    const lane = laneOf.get(e.pod) ?? otherLane;
+    const x = Math.round(u.valToPos(atS, 'x', true));
+    // One mark per pixel column and lane; the latest event's colour wins.
+    if (lastX.get(lane) === x && e.type === 'ContainerChanged') continue;
+    lastX.set(lane, x);
+    ctx.fillStyle = p[EVENT_COLOR[e.type] ?? 'changed'];
+    const [y, h] = bar(lane);
+    ctx.fillRect(x - dpr, y, 3 * dpr, h);
+  }
+  ctx.restore();
+}
+
+function lanesOptions(s: SessionSeries, pods: readonly string[], width: number, p: Palette, labels: SessionChartLabels, callbacks: ChartCallbacks, range: [number, number]): uPlot.Options {
+  const names = [labels.laneHealth, labels.lanePredicted, labels.laneReady, ...pods];
+  if (s.podEvents.length > 0 && s.eventsPerPod.size > pods.length) names.push(labels.otherPods);
+  const rows = names.length;
+  return {
+    width,
+    height: rows * LANE_PX + 40,
+    legend: { show: false },
+    cursor: { drag: { x: true, y: false, setScale: true }, sync: { key: 'pleg-session', setSeries: false }, y: false },
+    scales: { x: xScale(range), y: { auto: false, range: [0, rows], dir: -1 } },
+    axes: [
+      { show: false },
+      {
+        scale: 'y',
+        stroke: p.fg,
+        grid: { show: false },
+        ticks: { show: false },
+        size: LEFT_AXIS_PX,
+        splits: () => names.map((_n, i) => i + 0.5),
+        values: () => names.map((n) => (n.length > 24 ? `…${n.slice(-23)}` : n)),
+      },
+      // Empty, for the room the top chart's duration axis takes.
+      { scale: 'y', side: 1, grid: { show: false }, ticks: { show: false }, size: RIGHT_AXIS_PX, splits: () => [], values: () => [] },
+    ],
+    series: [{}, { show: false }],
+    hooks: {
+      drawClear: [(u) => paintLanes(u, s, pods, p)],
+      setSelect: [
+        (u) => {
+          if (u.select.width <= 0) return;
+          callbacks.onZoom(u.posToVal(u.select.left, 'x'), u.posToVal(u.select.left + u.select.width, 'x'));
+        },
+      ],
+    },
+  };
+}
+
+export function renderSessionCharts(
+  mainHost: HTMLElement,
+  lanesHost: HTMLElement,
+  s: SessionSeries,
+  labels: SessionChartLabels,
+  startEpochS: number,
+  callbacks: ChartCallbacks,
+  initialRange: [number, number],
+): SessionCharts {
+  mainHost.replaceChildren();
+  lanesHost.replaceChildren();
+  const p = palette();
+  const width = Math.max(480, mainHost.clientWidth);
+  let range = initialRange;
+  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range), mainData(s), mainHost);
+  let pods = podLanes(s);
+  let lanes = new uPlot(lanesOptions(s, pods, width, p, labels, callbacks, range), lanesData(s), lanesHost);
+  const apply = (): void => {
+    main.setScale('x', { min: range[0], max: range[1] });
+    lanes.setScale('x', { min: range[0], max: range[1] });
+  };
+  return {
+    main,
+    get lanes() {
+      return lanes;
+    },
+    update() {
+      main.setData(mainData(s), false);
+      const nowPods = podLanes(s);
+      if (nowPods.join('\n') !== pods.join('\n')) {
+        // A new pod earned a lane: the lanes chart changes height, so it is built again.
+        pods = nowPods;
+        lanes.destroy();
+        lanes = new uPlot(lanesOptions(s, pods, width, p, labels, callbacks, range), lanesData(s), lanesHost);
+      } else {
+        lanes.setData(lanesData(s), false);
+      }
+    },
+    setRange(fromS, toS) {
+      range = [fromS, Math.max(toS, fromS + 1e-3)];
+      apply();
+    },
+    destroy() {
+      main.destroy();
+      lanes.destroy();
+    },
+  };
+}
+
+export function legendEntries(s: SessionSeries, labels: SessionChartLabels): Array<[SessionLegendKey, string]> {
+  const entries: Array<[SessionLegendKey, string, boolean]> = [
+    ['health', labels.health, true],
+    ['threshold', `${labels.threshold} ${s.thresholdS.toFixed(0)} s`, true],
+    ['duration', labels.duration, true],
+    ['failed', labels.failed, s.failedRelist.some((v) => v !== null)],
+    ['kubeletAge', labels.kubeletAge, s.kubeletLastSeenAge.some((v) => v !== null)],
+    ['kubeletDuration', labels.kubeletDuration, s.kubeletRelistDuration.some((v) => v !== null)],
+    ['discards', labels.discards, true],
+    ['rpcErrors', labels.rpcErrors, true],
+    ['unhealthy', labels.unhealthy, true],
+    ['predicted', labels.predicted, true],
+    ['readyFalse', labels.readyFalse, true],
+    ['readyUnknown', labels.readyUnknown, s.ready.some((r) => r.status === 'Unknown')],
+    ['started', labels.started, true],
+    ['died', labels.died, true],
+    ['removed', labels.removed, true],
+    ['changed', labels.changed, true],
+  ];
+  return entries.filter(([, , shown]) => shown).map(([key, text]) => [key, text]);
+}

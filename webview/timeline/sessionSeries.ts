@@ -1,0 +1,236 @@
+// A TimelineSession turned into what the charts draw: one shared x array (seconds since t = 0) holding
+// every relist end and every kubelet scrape, each series null where it has no sample, plus the bands and
+// markers. Built once for a session and then grown by appending deltas, so a live update costs only its
+// new samples. Pure (no DOM).
+
+import type { KubeletSample, SessionDelta, SessionHealth, SessionPodEvent, SessionReady, SessionRelist, TimelineSession } from '../../src/core/timeline/session';
+
+export interface Window {
+  fromS: number;
+  /** null: still open at the session's end. */
+  toS: number | null;
+}
+
+export interface ReadySpan extends Window {
+  status: SessionReady['status'];
+}
+
+export interface Marker {
+  atS: number;
+  /** Index into session.relists. */
+  relist: number;
+  count: number;
+}
+
+export interface SessionSeries {
+  x: number[];
+  /** What Healthy() compares with the threshold, at each relist's end (s). */
+  sinceLastRelistStart: Array<number | null>;
+  /** The threshold at each x (a line across the chart). */
+  threshold: number[];
+  /**
+   * Successful relists' durations (s). Durations are drawn on a log scale, which cannot show zero: they
+   * are kept at least a microsecond, so instant relists still appear. Kept here, not copied per draw.
+   */
+  relistDuration: Array<number | null>;
+  /** Failed relists' durations (s). */
+  failedRelist: Array<number | null>;
+  /** The kubelet's own numbers from its /metrics, at each scrape (duration at least a microsecond). */
+  kubeletRelistDuration: Array<number | null>;
+  kubeletLastSeenAge: Array<number | null>;
+  /** For each x, the relist ending there (index into session.relists), or -1 for a kubelet scrape. */
+  relistAt: number[];
+  unhealthy: Window[];
+  ready: ReadySpan[];
+  discards: Marker[];
+  rpcErrors: Marker[];
+  /** Pod events sorted by time. */
+  podEvents: SessionPodEvent[];
+  /** Events per pod, for choosing which pods get a lane. */
+  eventsPerPod: Map<string, number>;
+  endS: number;
+  thresholdS: number;
+  /** The stamp Healthy() compares with: the last successful relist's start (s), null before one. */
+  lastGoodStartS: number | null;
+}
+
+export function emptySeries(thresholdMs: number): SessionSeries {
+  return {
+    x: [],
+    sinceLastRelistStart: [],
+    threshold: [],
+    relistDuration: [],
+    failedRelist: [],
+    kubeletRelistDuration: [],
+    kubeletLastSeenAge: [],
+    relistAt: [],
+    unhealthy: [],
+    ready: [],
+    discards: [],
+    rpcErrors: [],
+    podEvents: [],
+    eventsPerPod: new Map(),
+    endS: 0,
+    thresholdS: thresholdMs / 1000,
+    lastGoodStartS: null,
+  };
+}
+
+const MIN_DURATION_S = 1e-6;
+
+/** A point of the health quantity alone (no relist there). */
+function pushHealthOnly(s: SessionSeries, atS: number, valueS: number): void {
+  s.x.push(atS);
+  s.threshold.push(s.thresholdS);
+  s.sinceLastRelistStart.push(valueS);
+  s.relistDuration.push(null);
+  s.failedRelist.push(null);
+  s.kubeletRelistDuration.push(null);
+  s.kubeletLastSeenAge.push(null);
+  s.relistAt.push(-1);
+}
+
+function pushRelist(s: SessionSeries, r: SessionRelist, index: number): void {
+  const atS = r.endMs / 1000;
+  const durationS = Math.max(MIN_DURATION_S, (r.endMs - r.startMs) / 1000);
+  // The quantity peaks just before a successful relist moves the stamp (a hung relist that comes back is
+  // the peak): draw that instant too, or the line would never reach what Healthy() saw.
+  if (r.ok && s.lastGoodStartS !== null) pushHealthOnly(s, atS - 1e-6, atS - s.lastGoodStartS);
+  if (r.ok) s.lastGoodStartS = r.startMs / 1000;
+  s.x.push(atS);
+  s.threshold.push(s.thresholdS);
+  s.sinceLastRelistStart.push(r.sinceLastRelistStartMs / 1000);
+  s.relistDuration.push(r.ok ? durationS : null);
+  s.failedRelist.push(r.ok ? null : durationS);
+  s.kubeletRelistDuration.push(null);
+  s.kubeletLastSeenAge.push(null);
+  s.relistAt.push(index);
+  if (r.discards > 0) s.discards.push({ atS, relist: index, count: r.discards });
+  let errors = 0;
+  for (const c of r.rpcs) if (c.error !== undefined) errors++;
+  // A failed relist whose error is not one of its calls' (e.g. the feed's own deadline) still counts.
+  if (errors === 0 && r.error !== undefined) errors = 1;
+  if (errors > 0) s.rpcErrors.push({ atS, relist: index, count: errors });
+}
+
+function pushKubelet(s: SessionSeries, k: KubeletSample): void {
+  s.x.push(k.atMs / 1000);
+  s.threshold.push(s.thresholdS);
+  s.sinceLastRelistStart.push(null);
+  s.relistDuration.push(null);
+  s.failedRelist.push(null);
+  s.kubeletRelistDuration.push(k.relistDurationS === undefined ? null : Math.max(MIN_DURATION_S, k.relistDurationS));
+  s.kubeletLastSeenAge.push(k.lastSeenAgeS ?? null);
+  s.relistAt.push(-1);
+}
+
+/** Appends relists and scrapes in time order; both lists are in time order already. */
+function mergeSamples(s: SessionSeries, relists: readonly SessionRelist[], firstIndex: number, kubelet: readonly KubeletSample[]): void {
+  let i = 0;
+  let j = 0;
+  while (i < relists.length || j < kubelet.length) {
+    const r = relists[i];
+    const k = kubelet[j];
+    if (r !== undefined && (k === undefined || r.endMs <= k.atMs)) {
+      pushRelist(s, r, firstIndex + i);
+      i++;
+    } else if (k !== undefined) {
+      pushKubelet(s, k);
+      j++;
+    }
+  }
+}
+
+function addHealth(s: SessionSeries, health: readonly SessionHealth[]): void {
+  for (const h of health) {
+    const open = s.unhealthy[s.unhealthy.length - 1];
+    if (!h.healthy && (open === undefined || open.toS !== null)) s.unhealthy.push({ fromS: h.atMs / 1000, toS: null });
+    else if (h.healthy && open !== undefined && open.toS === null) open.toS = h.atMs / 1000;
+  }
+}
+
+function addReady(s: SessionSeries, ready: readonly SessionReady[]): void {
+  for (const r of ready) {
+    const last = s.ready[s.ready.length - 1];
+    if (last !== undefined) {
+      if (last.status === r.status) continue;
+      last.toS = r.atMs / 1000;
+    }
+    s.ready.push({ fromS: r.atMs / 1000, toS: null, status: r.status });
+  }
+}
+
+function addPodEvents(s: SessionSeries, events: readonly SessionPodEvent[]): void {
+  for (const e of events) {
+    s.podEvents.push(e);
+    s.eventsPerPod.set(e.pod, (s.eventsPerPod.get(e.pod) ?? 0) + 1);
+  }
+  // Deltas arrive in time order; a recording might not: keep the lane drawing's binary search valid.
+  const n = s.podEvents.length;
+  if (events.length > 0 && n > events.length && s.podEvents[n - events.length - 1]!.atMs > events[0]!.atMs) s.podEvents.sort((a, b) => a.atMs - b.atMs);
+}
+
+export function sessionSeries(session: TimelineSession): SessionSeries {
+  const s = emptySeries(session.settings.thresholdMs);
+  mergeSamples(s, session.relists, 0, session.kubelet);
+  addHealth(s, session.health);
+  addReady(s, session.ready);
+  addPodEvents(s, [...session.podEvents].sort((a, b) => a.atMs - b.atMs));
+  s.endS = session.durationMs / 1000;
+  return s;
+}
+
+/** Grows the series by a delta that has already been applied to `session` (A's LiveSource does both). */
+export function appendDelta(s: SessionSeries, session: TimelineSession, delta: SessionDelta): void {
+  const relists = delta.relists ?? [];
+  mergeSamples(s, relists, session.relists.length - relists.length, delta.kubelet ?? []);
+  addHealth(s, delta.health ?? []);
+  addReady(s, delta.ready ?? []);
+  addPodEvents(s, delta.podEvents ?? []);
+  s.endS = Math.max(s.endS, delta.durationMs / 1000);
+  if (delta.settings !== undefined && delta.settings.thresholdMs / 1000 !== s.thresholdS) {
+    s.thresholdS = delta.settings.thresholdMs / 1000;
+    s.threshold.fill(s.thresholdS);
+  }
+}
+
+/** The index in sorted `xs` of the value nearest `x` for which `keep` holds, or -1. */
+export function nearestIndex(xs: readonly number[], x: number, keep: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  let left = lo - 1;
+  let right = lo;
+  while (left >= 0 && !keep(left)) left--;
+  while (right < xs.length && !keep(right)) right++;
+  if (left < 0) return right < xs.length ? right : -1;
+  if (right >= xs.length) return left;
+  return x - xs[left]! <= xs[right]! - x ? left : right;
+}
+
+/** The first index in time-sorted events at or after `atS`. */
+export function firstEventAt(events: readonly SessionPodEvent[], atS: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid]!.atMs / 1000 < atS) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Pods with the most events get their own lane; the rest share one. */
+export const MAX_POD_LANES = 12;
+
+/** The pods with lanes: most events first, then by name; the rest share the "other pods" lane. */
+export function podLanes(s: SessionSeries): string[] {
+  return [...s.eventsPerPod.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, MAX_POD_LANES)
+    .map(([pod]) => pod);
+}

@@ -1,0 +1,182 @@
+// The "what-if" pane: the user sets pods, CRI latency, churn and an optional runtime freeze; the host
+// runs the PLEG simulator in a worker and sends back the chart's series; this pane draws them against
+// the 3-minute threshold and states the findings, most important first. The strings come from the host
+// (localized there); the few messages that are built here from them stay in that language.
+
+import { checkWhatIfParams } from '../../src/core/whatIf/whatIfParams';
+import { WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
+import type { TimelineData, WhatIfParams } from '../../src/shared/panelProtocol';
+import { renderChart } from './chart';
+import { t } from './strings';
+import { loadState, nextRequestId, post, saveState } from './vscodeApi';
+import { el } from './dom';
+
+let pendingRequestId = 0;
+
+function buildForm(initial: WhatIfParams): HTMLFormElement {
+  const form = el('form', undefined, 'params');
+  for (const key of WHAT_IF_NUMERIC_KEYS) {
+    const id = `param-${key}`;
+    const label = el('vscode-label', t(`param.${key}`));
+    label.setAttribute('for', id);
+    const field = document.createElement('vscode-textfield');
+    field.id = id;
+    field.setAttribute('type', 'number');
+    field.setAttribute('value', String(initial[key]));
+    field.dataset['key'] = key;
+    form.append(label, field);
+  }
+  const kubeletLabel = el('vscode-label', t('param.kubelet'));
+  kubeletLabel.setAttribute('for', 'param-kubelet');
+  const kubelet = document.createElement('vscode-single-select');
+  kubelet.id = 'param-kubelet';
+  for (const line of ['1.26', '1.32'] as const) {
+    const option = el('vscode-option', line === '1.26' ? '1.26 – 1.31' : '1.32+');
+    option.setAttribute('value', line);
+    if (initial.kubelet === line) option.setAttribute('selected', '');
+    kubelet.append(option);
+  }
+  const buttons = el('div', undefined, 'buttons');
+  const run = el('vscode-button', t('run'));
+  run.id = 'run';
+  run.addEventListener('click', () => requestSimulation(form));
+  const cancel = el('vscode-button', t('cancel'));
+  cancel.id = 'cancel';
+  cancel.setAttribute('secondary', '');
+  cancel.hidden = true;
+  cancel.addEventListener('click', () => cancelSimulation());
+  buttons.append(run, cancel);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    requestSimulation(form);
+  });
+  form.append(kubeletLabel, kubelet, buttons);
+  return form;
+}
+
+/** The form's values, checked with the same rules the host applies; a message naming the field if not. */
+function readForm(form: HTMLFormElement): WhatIfParams | string {
+  const read: Record<string, unknown> = {};
+  for (const key of WHAT_IF_NUMERIC_KEYS) {
+    const raw = form.querySelector<HTMLElement & { value: string }>(`#param-${key}`)?.value ?? '';
+    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    if (!Number.isFinite(value)) return t('notANumber', t(`param.${key}`));
+    read[key] = value;
+  }
+  read['kubelet'] = form.querySelector<HTMLElement & { value: string }>('#param-kubelet')?.value === '1.26' ? '1.26' : '1.32';
+  const checked = checkWhatIfParams(read);
+  if (checked.ok) return checked.params;
+  const problem = checked.problem;
+  if (problem.kind === 'outOfRange') return t('outOfRange', t(`param.${problem.field as WhatIfNumericKey}`), problem.min, problem.max);
+  return t('notANumber', problem.kind === 'notANumber' ? t(`param.${problem.field}`) : problem.kind);
+}
+
+function requestSimulation(form: HTMLFormElement): void {
+  const read = readForm(form);
+  if (typeof read === 'string') {
+    showError(read);
+    return;
+  }
+  saveState({ ...loadState(), params: read });
+  pendingRequestId = nextRequestId();
+  setBusy(true);
+  hideError();
+  post({ type: 'simulate', requestId: pendingRequestId, params: read });
+}
+
+function cancelSimulation(): void {
+  if (pendingRequestId === 0) return;
+  post({ type: 'cancel', requestId: pendingRequestId });
+  pendingRequestId = 0;
+  setBusy(false);
+  document.getElementById('status')!.textContent = t('cancelled');
+}
+
+function setBusy(busy: boolean): void {
+  const status = document.getElementById('status');
+  if (status) status.textContent = busy ? t('running') : '';
+  document.getElementById('run')?.toggleAttribute('disabled', busy);
+  const cancel = document.getElementById('cancel');
+  if (cancel) cancel.hidden = !busy;
+}
+
+function hideError(): void {
+  const box = document.getElementById('error');
+  if (box) box.hidden = true;
+}
+
+export function showError(message: string): void {
+  setBusy(false);
+  const box = document.getElementById('error');
+  if (box === null) {
+    // Before `init` (the host refused our `ready`) there is no page yet: the message is the page.
+    const alert = el('p', message, 'error');
+    alert.setAttribute('role', 'alert');
+    document.getElementById('app')!.replaceChildren(alert);
+    return;
+  }
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function showTimeline(data: TimelineData): void {
+  pendingRequestId = 0;
+  saveState({ ...loadState(), ran: true });
+  setBusy(false);
+  hideError();
+  document.getElementById('title')!.textContent = data.title;
+  const notes = document.getElementById('notes')!;
+  notes.replaceChildren(...data.findings.map((f, i) => el('li', f.text, `finding finding-${f.level}${i === 0 ? ' headline' : ''}`)));
+  renderChart(document.getElementById('chart')!, data, {
+    time: t('axis.time'),
+    healthAxis: t('axis.health'),
+    durationAxis: t('axis.duration'),
+    health: t('series.health'),
+    threshold: t('series.threshold'),
+    duration: t('series.duration'),
+    failed: t('series.failed'),
+    unfinished: t('series.unfinished'),
+    unhealthyBand: t('band.unhealthy'),
+    notReadyBand: t('band.notReady'),
+  });
+  const approximate = document.getElementById('approximate')!;
+  approximate.hidden = !data.approximate;
+}
+
+/** The what-if pane's elements; `params` are the knobs to show (saved ones, or the host's defaults). */
+export function buildWhatIf(params: WhatIfParams): { elements: HTMLElement[]; rerun: () => void } {
+  const status = el('p', '', 'status');
+  status.id = 'status';
+  status.setAttribute('role', 'status');
+  const error = el('p', '', 'error');
+  error.id = 'error';
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const title = el('h2', t('title'));
+  title.id = 'title';
+  // Findings come first: the most important one is what the user should read before the chart.
+  const notes = el('ul', undefined, 'notes');
+  notes.id = 'notes';
+  const chart = el('div', undefined, 'chart');
+  chart.id = 'chart';
+  chart.setAttribute('role', 'img');
+  chart.setAttribute('aria-label', t('chartLabel'));
+  const approximate = el('p', t('approximate'), 'approximate');
+  approximate.id = 'approximate';
+  approximate.hidden = true;
+  const form = buildForm(params);
+  return { elements: [title, form, status, error, notes, chart, approximate], rerun: () => requestSimulation(form) };
+}
+
+/** The host's answer to a simulation request. */
+export function onWhatIfTimeline(requestId: number, data: TimelineData): void {
+  if (requestId === pendingRequestId) showTimeline(data);
+}
+
+/** A host error: shown when it belongs to the pending simulation or to no request; true when shown. */
+export function onWhatIfError(requestId: number | null, message: string): boolean {
+  if (requestId !== null && requestId !== pendingRequestId) return false;
+  pendingRequestId = 0;
+  showError(message);
+  return true;
+}
