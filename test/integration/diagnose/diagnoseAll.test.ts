@@ -93,9 +93,15 @@ describe('Diagnose All NotReady Nodes (200 nodes, 20 NotReady, real kubelet reco
       },
       signal: controller.signal,
     });
-    // Let the first five get stuck in their /metrics scrape.
+    // Let the first five get stuck in their /metrics scrape, and every request they sent in parallel with
+    // it reach the server (under load some arrive late), so that any request logged after the cancel was
+    // sent after it.
     const until = Date.now() + 5_000;
     while (server.requestLog.filter((l) => l.includes('/proxy/metrics')).length < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (let seen = -1; seen !== server.requestLog.length && Date.now() < until; ) {
+      seen = server.requestLog.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
     const cancelledAt = performance.now();
     controller.abort(new Error('user pressed Cancel'));
     const result = await running;
