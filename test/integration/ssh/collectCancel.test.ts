@@ -237,6 +237,10 @@ describe('cancelling collectNodeSnapshot on the real node stack', () => {
     for (const pool of pools) pool.dispose();
     await runtimes.close();
     removeScratch();
+    // Closing a connection ends its sshd session, which then ends the session's processes: give that the
+    // same few seconds the per-test checks give, then nothing may be left.
+    const until = Date.now() + 5_000;
+    while (localProcessesNaming(runtimes.dir).length > 0 && Date.now() < until) await sleep(100);
     expect(localProcessesNaming(runtimes.dir)).toEqual([]);
   });
 
