@@ -423,12 +423,19 @@ async function chooseFolder(page, folder, okLabel) {
   await input.fill(folder.endsWith('/') ? folder : `${folder}/`);
   await sleep(800); // the dialog lists the folder it was given before it accepts it
   const ok = page.locator('.quick-input-widget .monaco-button', { hasText: new RegExp(`^\\s*${okLabel}\\s*$`) }).first();
-  if (await ok.isVisible().catch(() => false)) await ok.click({ timeout: 5_000 });
-  else await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(async () => {
-    throw new Error(`the folder dialog is still open after choosing ${folder}: ${JSON.stringify(await readQuickInput(page))}`);
-  });
-  return quick;
+  const widget = page.locator('.quick-input-widget').first();
+  // The dialog sometimes ignores an OK that comes while it is still reading the folder it was given (it
+  // then lists only ".."): the same choice is made again, up to three times, before that is an error.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if (await ok.isVisible().catch(() => false)) await ok.click({ timeout: 5_000 });
+    else await page.keyboard.press('Enter');
+    const closed = await widget.waitFor({ state: 'hidden', timeout: attempt === 3 ? 10_000 : 4_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (closed) return quick;
+  }
+  throw new Error(`the folder dialog is still open after choosing ${folder} three times: ${JSON.stringify(await readQuickInput(page))}`);
 }
 
 async function runExportBundleCheck(ctx) {
