@@ -26,6 +26,19 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'AbortSignal',
+          property: 'timeout',
+          message: 'On Node 20 a garbage collection can drop AbortSignal.timeout() inside AbortSignal.any() and the deadline never fires: use timeoutSignal / withDeadline (src/core/util/deadlineSignal.ts).',
+        },
+      ],
+    },
+  },
+  {
     // The architecture boundary: the editor API stays in the host layer.
     files: ['src/core/**', 'src/infra/**', 'src/server/**', 'src/shared/**', 'src/cli/**', 'src/demo/**', 'webview/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', noVscode] },

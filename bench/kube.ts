@@ -14,6 +14,7 @@ import { createKubeGateway } from '../src/infra/kube/createGateway';
 import { slimNode } from '../src/infra/kube/slimNode';
 import { NodeTreeModel, waitUntilSettled } from '../src/core/tree/nodeTreeModel';
 import type { NodeWatch } from '../src/infra/kube/gateway';
+import { timeoutSignal } from '../src/core/util/deadlineSignal';
 
 const NODES = 5_000;
 const LATENCY_SAMPLES = 200;
@@ -85,7 +86,7 @@ export async function benchKube(): Promise<string[]> {
     model.attach(watch);
     await waitSynced(watch);
     const tListed = performance.now();
-    await waitUntilSettled(model, AbortSignal.timeout(120_000));
+    await waitUntilSettled(model, timeoutSignal(120_000));
     const tClassified = performance.now();
     const gatewayMs = tClassified - t0;
     const totals = model.totals();

@@ -26,6 +26,7 @@ import { CliUsageError, type CliCommand, type CliIo } from '../io';
 import { hostKeyAdvice, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven, transportKinds, type SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 import { sshHostOf } from './diagnose';
+import { withDeadline } from '../../core/util/deadlineSignal';
 
 export type TimelineGatewayFactory = (options: { kubeconfigPaths?: string[]; logger: Logger }) => KubeGateway;
 
@@ -222,7 +223,7 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
     const session = newTimelineSession({ node, ...(args.context !== undefined ? { context: args.context } : {}), source: 'live', startedAt: new Date(), settings });
     const gateway = args.context !== undefined ? createGateway({ logger, ...(args.kubeconfigs.length > 0 ? { kubeconfigPaths: args.kubeconfigs } : {}) }) : undefined;
     let pool: SshPool | undefined;
-    const stop = AbortSignal.any([io.signal, AbortSignal.timeout(args.forMs)]);
+    const stop = withDeadline(io.signal, args.forMs);
     try {
       let connectCri: ((signal: AbortSignal) => Promise<CriReader>) | undefined;
       if (args.ssh !== undefined) {

@@ -8,6 +8,7 @@ import { FLAP_WINDOW_S } from '../../core/tree/flapHistory';
 import type { NodeTreeModel } from '../../core/tree/nodeTreeModel';
 import type { Logger } from '../../core/util/logger';
 import type { KubeGateway } from '../../infra/kube/gateway';
+import { withDeadline } from '../../core/util/deadlineSignal';
 
 export interface FlapTrackerOptions {
   deadlineMs?: number;
@@ -96,7 +97,7 @@ export class FlapTracker {
     const id = `${context}/${name}`;
     this.fetchedFor.set(id, key);
     try {
-      const signal = AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.deadlineMs)]);
+      const signal = withDeadline(this.controller.signal, this.deadlineMs);
       const events: KubeEvent[] = await kube.listNodeEvents(context, name, signal);
       if (!this.disposed) this.model.setReadyEvents(context, name, events);
     } catch (err) {

@@ -25,6 +25,7 @@ import { readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import { pickNode } from '../nodeAccess/nodePicker';
 import type { TreeElement } from '../views/treeElements';
+import { timeoutSignal } from '../../core/util/deadlineSignal';
 
 export interface RemediateDeps {
   session: ClusterSession;
@@ -149,7 +150,7 @@ async function runPlan(id: RemediationActionId, plan: RemediationPlan, entry: No
         return;
       }
       try {
-        await gateway.setUnschedulable(entry.context, entry.name, true, AbortSignal.timeout(30_000));
+        await gateway.setUnschedulable(entry.context, entry.name, true, timeoutSignal(30_000));
         logger.info(`remediation ${id} of ${where}: done`);
         void vscode.window.showInformationMessage(t('{0} cordoned.', entry.name));
       } catch (error) {

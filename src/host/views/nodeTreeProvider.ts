@@ -29,6 +29,7 @@ import {
   nodeTreeItem,
   noticeTreeItem,
 } from './treeItems';
+import { timeoutSignal } from '../../core/util/deadlineSignal';
 
 const EVENTS_DEADLINE_MS = 15_000;
 const MAX_EVENTS = 30;
@@ -238,7 +239,7 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     const { context, name } = element.entry;
     let events: KubeEvent[];
     try {
-      events = await kube.listNodeEvents(context, name, AbortSignal.timeout(this.eventsDeadlineMs));
+      events = await kube.listNodeEvents(context, name, timeoutSignal(this.eventsDeadlineMs));
     } catch (err) {
       const cause = describeFailure(err, this.eventsDeadlineMs);
       this.logger.warn(`events of a node in ${context}: ${cause}`);

@@ -2,6 +2,7 @@
 // same node share one request; failures are not cached, so the next hover tries again.
 
 import type { PodCount } from '../../core/tree/nodeTooltip';
+import { withDeadline } from '../../core/util/deadlineSignal';
 
 const TTL_MS = 60_000;
 
@@ -26,8 +27,7 @@ export class PodCountCache {
     const k = key(context, node);
     let pending = this.inflight.get(k);
     if (pending === undefined) {
-      const deadline = AbortSignal.timeout(this.deadlineMs);
-      pending = this.fetch(context, node, signal ? AbortSignal.any([signal, deadline]) : deadline).finally(() => this.inflight.delete(k));
+      pending = this.fetch(context, node, withDeadline(signal, this.deadlineMs)).finally(() => this.inflight.delete(k));
       this.inflight.set(k, pending);
     }
     try {

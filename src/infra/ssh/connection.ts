@@ -23,6 +23,7 @@ import type { KnownHostsFiles } from './knownHosts';
 import { buildShellCommand } from './shellQuote';
 import type { SshHop } from './sshConfig';
 import { CappedOutput } from '../cappedOutput';
+import { withDeadline } from '../../core/util/deadlineSignal';
 
 export const defaultMaxOutputBytes = 1024 * 1024;
 
@@ -367,7 +368,7 @@ export class SshConnection implements RemoteHost {
     let prepared: PreparedAuth | undefined;
     const connectTimeoutMs = this.options.connectTimeoutMs ?? 10_000;
     const sock =
-      via !== undefined ? await via.forwardOut(hop.host, hop.port, AbortSignal.any([attempt, AbortSignal.timeout(connectTimeoutMs)])) : undefined;
+      via !== undefined ? await via.forwardOut(hop.host, hop.port, withDeadline(attempt, connectTimeoutMs)) : undefined;
     const client = new Client();
     const tried: string[] = [];
     const notes: string[] = [];

@@ -7,6 +7,7 @@ import type { KubeletSampler } from '../../core/timeline/kubeletSampler';
 import type { KubeletSample, SessionReady } from '../../core/timeline/session';
 import { fetchKubeletEndpoint, type KubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
 import type { KubeGateway } from '../kube/gateway';
+import { timeoutSignal } from '../../core/util/deadlineSignal';
 
 const METRICS_ENDPOINT: KubeletEndpoint<string> = { path: '/metrics', parse: (body) => body };
 
@@ -59,7 +60,7 @@ export function readNode(node: KubeNode): NodeReading {
 
 /** GET the Node within the deadline; undefined (with the reason) when it cannot be read. */
 export async function fetchNode(target: KubeletPollTarget, signal: AbortSignal): Promise<{ node: KubeNode } | { error: string }> {
-  const timeout = AbortSignal.timeout(target.timeoutMs);
+  const timeout = timeoutSignal(target.timeoutMs);
   try {
     return { node: await target.gateway.getNode(target.context, target.node, AbortSignal.any([signal, timeout])) };
   } catch (err) {

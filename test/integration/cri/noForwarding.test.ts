@@ -19,6 +19,7 @@ import { SshConnection } from '../../../src/infra/ssh/connection';
 import type { ConnectionPlan, SshHop } from '../../../src/infra/ssh/sshConfig';
 import { neverAsked } from '../ssh/kit';
 import { ctrContainerIds, stack } from './kit';
+import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 
 const env = stack();
 const refused = 'the SSH server refused to forward the socket (stream-local forwarding disabled?)';
@@ -138,7 +139,7 @@ describe.each(variants)('as root on an sshd with $name', ({ lines }) => {
     sudo: false,
     probes: false,
     logger,
-    signal: AbortSignal.timeout(60_000),
+    signal: timeoutSignal(60_000),
     ...overrides,
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKubeGateway, KubeRequestError } from '../../../src/infra/kube/createGateway';
 import type { RealCluster } from './cluster';
 import { createExtraNode, kubectl, realCluster, scratchDir, userKubeconfig } from './cluster';
+import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 
 const NODE = 'pleg-cordon-target';
 const READ_ONLY = 'pleg-test-read-nodes';
@@ -46,10 +47,10 @@ describe('cordon on the real API server', () => {
     try {
       const context = gateway.listContexts()[0]?.name ?? '';
       expect(gateway.setUnschedulable).toBeDefined();
-      const cordoned = await gateway.setUnschedulable!(context, NODE, true, AbortSignal.timeout(15_000));
+      const cordoned = await gateway.setUnschedulable!(context, NODE, true, timeoutSignal(15_000));
       expect(cordoned.spec?.unschedulable).toBe(true);
       expect(unschedulable()).toBe('true');
-      const uncordoned = await gateway.setUnschedulable!(context, NODE, false, AbortSignal.timeout(15_000));
+      const uncordoned = await gateway.setUnschedulable!(context, NODE, false, timeoutSignal(15_000));
       expect(uncordoned.spec?.unschedulable ?? false).toBe(false);
       expect(unschedulable()).toBe('');
     } finally {
@@ -61,7 +62,7 @@ describe('cordon on the real API server', () => {
     const gateway = createKubeGateway({ kubeconfigPaths: [userKubeconfig(cluster, scratch.dir, READ_ONLY)] });
     try {
       const context = gateway.listContexts()[0]?.name ?? '';
-      const error = await gateway.setUnschedulable!(context, NODE, true, AbortSignal.timeout(15_000)).then(
+      const error = await gateway.setUnschedulable!(context, NODE, true, timeoutSignal(15_000)).then(
         () => undefined,
         (err: unknown) => err,
       );

@@ -20,6 +20,7 @@ import { SshPool } from '../../../src/infra/ssh/pool';
 import type { ConnectionPlan } from '../../../src/infra/ssh/sshConfig';
 import { ctrContainerIds } from '../cri/kit';
 import { neverAsked, remoteProcesses, removeScratch, scratchDir, stack } from './kit';
+import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 
 const env = stack();
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -218,7 +219,7 @@ describe('cancelling collectNodeSnapshot on the real node stack', () => {
     expect(pool.get(plan)).toBe(connection);
     runtimes.setDelay(0);
     const stages: CollectStage[] = [];
-    const report = await collectNodeSnapshot(connection, plan, options(runtimes.slow, AbortSignal.timeout(60_000), stages));
+    const report = await collectNodeSnapshot(connection, plan, options(runtimes.slow, timeoutSignal(60_000), stages));
     expect(stages).toEqual(['connecting', 'checkingSudo', 'selectingTransport', 'snapshot']);
     expect(report.transport.kind).toBe('execRelay');
     expect(report.snapshot.errors).toEqual([]);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { snapshotCommand } from '../../../src/cli/commands/snapshot';
 import { CliUsageError, type CliIo } from '../../../src/cli/io';
 import { removeScratch, scratchDir, stack } from './kit';
+import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 
 const env = stack();
 afterAll(removeScratch);
@@ -18,7 +19,7 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
     stdout: { write: (s: string) => out.push(s) },
     stderr: { write: (s: string) => err.push(s) },
     readStdin: () => Promise.resolve(''),
-    signal: AbortSignal.timeout(60_000),
+    signal: timeoutSignal(60_000),
     // A clean HOME: no ~/.ssh/config, no agent, no default keys; everything comes from the options.
     env: { HOME: home, USER: 'tester' },
     cwd: home,

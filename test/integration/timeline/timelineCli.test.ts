@@ -9,6 +9,7 @@ import { createTimelineCommand } from '../../../src/cli/commands/timeline';
 import type { CliIo } from '../../../src/cli/io';
 import { parseTimelineSession } from '../../../src/core/timeline/validate';
 import { stack } from '../cri/kit';
+import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 
 const env = stack();
 const home = mkdtempSync(join(tmpdir(), 'pleg-timeline-cli-'));
@@ -32,7 +33,7 @@ function argv(out: string, forWhat: string): string[] {
 
 describe('pleg-doctor timeline', () => {
   it('records relists with real latencies for --for and writes a valid session', async () => {
-    const result = await run(argv('session.json', '2s'), AbortSignal.timeout(60_000));
+    const result = await run(argv('session.json', '2s'), timeoutSignal(60_000));
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/relists \(0 failed\), 0 kubelet scrapes of node-stack written to session\.json/u);
     const parsed = parseTimelineSession(readFileSync(join(home, 'session.json'), 'utf8'));

@@ -204,7 +204,7 @@ describe('NodeTreeProvider', () => {
       new Promise((_resolve, reject) => {
         signal?.addEventListener('abort', () => reject(signal.reason as Error));
       });
-    // AbortSignal.timeout runs on Node's own timers, which vitest does not fake.
+    // The events deadline (0.1 s) is left to run on real time.
     vi.useRealTimers();
     const failed = await children(provider, kids[2]);
     expect(failed.map((e) => [label(provider, e), description(provider, e)])).toEqual([['Could not load events', 'no answer within 0.1s']]);

@@ -12,6 +12,7 @@ import { decodeGrpcMessage, formatGrpcTimeout, GrpcCode } from './status';
 import { abortable } from '../../../core/util/abortable';
 import type { Logger } from '../../../core/util/logger';
 import { silentLogger } from '../../../core/util/logger';
+import { withDeadline } from '../../../core/util/deadlineSignal';
 
 /** Opens a fresh byte stream to the gRPC server; called on first use and after the connection is lost. */
 export type StreamOpener = (signal: AbortSignal) => Promise<Duplex>;
@@ -164,7 +165,7 @@ export class H2Channel {
    * ignores it must not leave us waiting forever.
    */
   private openBounded(callers: AbortSignal): Promise<Duplex> {
-    const signal = AbortSignal.any([callers, AbortSignal.timeout(this.connectTimeoutMs)]);
+    const signal = withDeadline(callers, this.connectTimeoutMs);
     return new Promise<Duplex>((resolve, reject) => {
       let done = false;
       const finish = (error: Error): void => {
