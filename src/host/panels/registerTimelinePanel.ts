@@ -33,10 +33,10 @@ function nodeContent(context: string, node: string, services: Services, nodeAcce
       const hasNodeAccess = readNodeAccessConfig().config.clusters.clusters[context] !== undefined;
       if (!hasNodeAccess && isDemoContext(services.session, context, services.logger)) {
         services.logger.info(`timeline of ${node} (context ${context}): the built-in demo, replaying a simulated session`);
-        return replayFeed(await sources.demoSession(context, node), t('Replay of a simulated session (the built-in demo has no SSH and no kubelet): a runtime that stops answering.'));
+        return replayFeed(await sources.demoSession(context, node), t('a simulated session (the built-in demo has no SSH and no kubelet): a runtime that stops answering'));
       }
       services.logger.info(`timeline of ${node} (context ${context}): starting the live feed`);
-      return liveFeed(sources.openLive(services, nodeAccess, context, node), t('Live from {0}', node));
+      return liveFeed(sources.openLive(services, nodeAccess, context, node), t('{0} in {1}, over SSH and the API server', node, context));
     },
   };
 }
@@ -50,7 +50,7 @@ function recordingContent(path: string, sources: TimelineSources): PanelContent 
     recording: path,
     openFeed: async () => {
       const { session, kind } = await sources.loadRecording(path);
-      return replayFeed(session, t('Replay of {0} ({1})', name, kind));
+      return replayFeed(session, t('the recording {0} ({1})', name, kind));
     },
   };
 }

@@ -331,12 +331,12 @@ describe('the session pane in headless Chromium', () => {
     const { page, consoleErrors } = await open(undefined, NODE);
     // The node is kept for the serializer before anything else happens.
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toMatchObject({ target: NODE, recording: null });
-    await toPage(page, { type: 'session', mode: 'replay', label: 'Replay of a recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'the recording session.json (a PLEG Doctor session)', session, prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     await page.locator('#lanes-chart canvas').first().waitFor();
 
     await expect(page.locator('#session-title').textContent()).resolves.toBe('PLEG timeline of prod-eu-node-07');
-    await expect(page.locator('#session-label').textContent()).resolves.toBe('Replay, not live — Replay of a recording');
+    await expect(page.locator('#session-label').textContent()).resolves.toBe('Replay, not live — the recording session.json (a PLEG Doctor session)');
     await expect(page.locator('#prediction').textContent()).resolves.toBe(PREDICTION);
     await expect(page.locator('#lacks li').allTextContents()).resolves.toEqual(session.lacks);
     await expect(page.locator('#feed-state').textContent()).resolves.toBe('Recording: complete');
@@ -401,7 +401,7 @@ describe('the session pane in headless Chromium', () => {
     const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
     recorder.advance(30_000);
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'live', label: 'Live from prod-eu-node-07', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
+    await toPage(page, { type: 'session', mode: 'live', label: 'prod-eu-node-07 in prod-eu, over SSH and the API server', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
     await page.locator('#session-chart canvas').first().waitFor();
     await expect(page.locator('#feed-state').textContent()).resolves.toBe('Receiving');
     const before = await pixelsNear(page, [0x89, 0xd1, 0x85], 12, '#session-chart canvas');

@@ -226,8 +226,8 @@ describe('timeline panels', () => {
     const [demo, stack] = fake.created;
     demo!.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
     stack!.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-    expect(demo!.posted[1]).toMatchObject({ type: 'session', mode: 'replay', feed: 'ended', label: expect.stringMatching(/^Replay of a simulated session \(the built-in demo has no SSH/) });
-    expect(stack!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: 'Live from node-stack-01' });
+    expect(demo!.posted[1]).toMatchObject({ type: 'session', mode: 'replay', feed: 'ended', label: expect.stringMatching(/^a simulated session \(the built-in demo has no SSH/) });
+    expect(stack!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: 'node-stack-01 in staging, over SSH and the API server' });
   });
 
   it('the serializer restores a node panel from the state its page saved, under the same key', async () => {
