@@ -7,6 +7,8 @@
 // Zooming either chart (drag) zooms both.
 
 import uPlot from 'uplot';
+import { ChartDecimator, type ChartColumns } from './decimate';
+import { BREAK_AFTER_PERIODS, longGaps } from './lineGaps';
 import { firstEventAt, podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
 
 export interface SessionChartLabels {
@@ -222,7 +224,8 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
       {},
       { scale: 'y', stroke: p.health, width: 1.5, spanGaps: true, points: { show: false } },
       { scale: 'y', stroke: p.threshold, width: 1, dash: [6, 4], points: { show: false } },
-      { scale: 'd', stroke: p.duration, width: 1, spanGaps: true },
+      // Joined across failed relists and scrapes, broken where no relist succeeded for a few periods.
+      { scale: 'd', stroke: p.duration, width: 1, spanGaps: false, gaps: (u, i, idx0, idx1) => longGaps(u.data[0], u.data[i]!, idx0, idx1, BREAK_AFTER_PERIODS * s.relistPeriodS, (x) => u.valToPos(x, 'x', true)) },
       { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
       { scale: 'y', stroke: p.kubeletAge, width: 1.5, dash: [2, 3], spanGaps: true, points: { show: false } },
       { scale: 'd', stroke: p.kubeletDuration, width: 1.5, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration } },
@@ -258,9 +261,11 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
 }
 
 /** The series' own arrays, not copies: a live update appends to them and redraws. */
-function mainData(s: SessionSeries): uPlot.AlignedData {
+function mainData(s: SessionSeries): ChartColumns {
   return [s.x, s.sinceLastRelistStart, s.threshold, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
 }
+/** The threshold's column in mainData: one value, rewritten in place when the settings change it. */
+const THRESHOLD_COLUMN = 2;
 
 /** The lanes chart draws from the series itself: its data is only the x extent. */
 function lanesData(s: SessionSeries): uPlot.AlignedData {
@@ -373,7 +378,13 @@ export function renderSessionCharts(
   const p = palette();
   const width = Math.max(480, mainHost.clientWidth);
   let range = initialRange;
-  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range), mainData(s), mainHost);
+  // A wide view draws per pixel column the extremes of each series, not every sample (see decimate.ts).
+  const decimator = new ChartDecimator(() => mainData(s), [THRESHOLD_COLUMN]);
+  let plotColumns = width * devicePixelRatio;
+  const columnsNow = (): ChartColumns => decimator.columnsFor(range[0], range[1], plotColumns);
+  let drawn = columnsNow();
+  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range), drawn, mainHost);
+  plotColumns = main.bbox.width || plotColumns;
   let pods = podLanes(s);
   let lanes = new uPlot(lanesOptions(s, pods, width, p, labels, callbacks, range), lanesData(s), lanesHost);
   const apply = (): void => {
@@ -386,7 +397,8 @@ export function renderSessionCharts(
       return lanes;
     },
     update() {
-      main.setData(mainData(s), false);
+      drawn = columnsNow();
+      main.setData(drawn, false);
       const nowPods = podLanes(s);
       if (nowPods.join('\n') !== pods.join('\n')) {
         // A new pod earned a lane: the lanes chart changes height, so it is built again.
@@ -399,6 +411,11 @@ export function renderSessionCharts(
     },
     setRange(fromS, toS) {
       range = [fromS, Math.max(toS, fromS + 1e-3)];
+      const next = columnsNow();
+      if (next !== drawn) {
+        drawn = next;
+        main.setData(drawn, false);
+      }
       apply();
     },
     destroy() {

@@ -3,6 +3,7 @@
 // markers. Built once for a session and then grown by appending deltas, so a live update costs only its
 // new samples. Pure (no DOM).
 
+import { lowerBound } from './lowerBound';
 import type { KubeletSample, SessionDelta, SessionHealth, SessionPodEvent, SessionReady, SessionRelist, TimelineSession } from '../../src/core/timeline/session';
 
 export interface Window {
@@ -50,11 +51,13 @@ export interface SessionSeries {
   eventsPerPod: Map<string, number>;
   endS: number;
   thresholdS: number;
+  /** The relist period (s): successful relists further apart than a few periods are not joined by a line. */
+  relistPeriodS: number;
   /** The stamp Healthy() compares with: the last successful relist's start (s), null before one. */
   lastGoodStartS: number | null;
 }
 
-export function emptySeries(thresholdMs: number): SessionSeries {
+export function emptySeries(thresholdMs: number, relistPeriodMs = 1_000): SessionSeries {
   return {
     x: [],
     sinceLastRelistStart: [],
@@ -72,6 +75,7 @@ export function emptySeries(thresholdMs: number): SessionSeries {
     eventsPerPod: new Map(),
     endS: 0,
     thresholdS: thresholdMs / 1000,
+    relistPeriodS: relistPeriodMs / 1000,
     lastGoodStartS: null,
   };
 }
@@ -171,7 +175,7 @@ function addPodEvents(s: SessionSeries, events: readonly SessionPodEvent[]): voi
 }
 
 export function sessionSeries(session: TimelineSession): SessionSeries {
-  const s = emptySeries(session.settings.thresholdMs);
+  const s = emptySeries(session.settings.thresholdMs, session.settings.relistPeriodMs);
   mergeSamples(s, session.relists, 0, session.kubelet);
   addHealth(s, session.health);
   addReady(s, session.ready);
@@ -188,6 +192,7 @@ export function appendDelta(s: SessionSeries, session: TimelineSession, delta: S
   addReady(s, delta.ready ?? []);
   addPodEvents(s, delta.podEvents ?? []);
   s.endS = Math.max(s.endS, delta.durationMs / 1000);
+  if (delta.settings !== undefined) s.relistPeriodS = delta.settings.relistPeriodMs / 1000;
   if (delta.settings !== undefined && delta.settings.thresholdMs / 1000 !== s.thresholdS) {
     s.thresholdS = delta.settings.thresholdMs / 1000;
     s.threshold.fill(s.thresholdS);
@@ -196,13 +201,7 @@ export function appendDelta(s: SessionSeries, session: TimelineSession, delta: S
 
 /** The index in sorted `xs` of the value nearest `x` for which `keep` holds, or -1. */
 export function nearestIndex(xs: readonly number[], x: number, keep: (i: number) => boolean): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(xs.length, (i) => xs[i]! < x);
   let left = lo - 1;
   let right = lo;
   while (left >= 0 && !keep(left)) left--;
@@ -214,14 +213,7 @@ export function nearestIndex(xs: readonly number[], x: number, keep: (i: number)
 
 /** The first index in time-sorted events at or after `atS`. */
 export function firstEventAt(events: readonly SessionPodEvent[], atS: number): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (events[mid]!.atMs / 1000 < atS) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return lowerBound(events.length, (i) => events[i]!.atMs / 1000 < atS);
 }
 
 /** Pods with the most events get their own lane; the rest share one. */

@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { STACK_CONTEXT, STACK_NODE } from './criSnapshotCheck.mjs';
 import { rowLocator } from './workbench.mjs';
-import { clearNotifications, describePrompts, readQuickInput, readToasts, runPaletteCommand, waitForQuickInput, waitForToast } from './prompts.mjs';
+import { clearNotifications, describePrompts, pickContextMenuItem, readQuickInput, readToasts, runPaletteCommand, waitForQuickInput, waitForToast } from './prompts.mjs';
 
 const COMMAND = 'PLEG Doctor: Configure Node Access…';
 const KEY_NAME = 'id_ed25519_pleg_e2e';
@@ -79,17 +79,8 @@ async function openRowMenuItem(page, rowLabel, label) {
     await page.locator('.context-view-block').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
   }
   await page.mouse.move(5, 5);
-  await rowLocator(page, rowLabel).first().locator('.label-name').click({ button: 'right', timeout: 5_000 });
-  const item = page.locator('.context-view .monaco-menu .action-item .action-label:visible', { hasText: label });
-  try {
-    await item.first().waitFor({ timeout: 5_000 });
-  } catch {
-    const seen = await page.locator('.context-view .monaco-menu .action-label:visible').allTextContents().catch(() => []);
-    await page.keyboard.press('Escape');
-    throw new Error(`the context menu of ${rowLabel} has no visible "${label}" (it shows: ${seen.map((x) => x.trim()).filter(Boolean).join(' | ') || 'nothing'})`);
-  }
-  await item.first().click({ timeout: 5_000 });
-  await page.mouse.move(5, 5);
+  // The shared picker: a menu can swallow the click that comes right after it opened (seen here once).
+  await pickContextMenuItem(page, rowLocator(page, rowLabel).first().locator('.label-name'), label);
 }
 
 /** sshd's count of public-key logins of the test user. */

@@ -97,6 +97,26 @@ export async function waitForTimeline(page, node, ready, { timeoutMs = 30_000 } 
   throw new Error(`the timeline of ${node} did not show what was expected within ${timeoutMs} ms; last state: ${JSON.stringify(state)?.slice(0, 1500)}`);
 }
 
+/** Height the window is given for a README shot of a panel: the whole chart and its lanes in view. */
+const README_PANEL_HEIGHT = 1_600;
+
+/**
+ * A README screenshot of the timeline panel, whole: the window is made taller for the shot (the panel's
+ * charts are taller than the editor of a 1000 px window), then given back its size.
+ */
+export async function panelShot(page, shot, name) {
+  const size = page.viewportSize();
+  try {
+    if (size) await page.setViewportSize({ width: size.width, height: Math.max(size.height, README_PANEL_HEIGHT) });
+    await sleep(700);
+    const panel = await page.locator('iframe.webview.ready').first().boundingBox();
+    return await shot(name, panel ?? undefined);
+  } finally {
+    if (size) await page.setViewportSize(size);
+    await sleep(300);
+  }
+}
+
 export async function runTimelineCheck({ page, check, shot }) {
   const node = TIMELINE_DEMO_NODE;
   await check(`(11a) Open PLEG Timeline on the demo's ${node} (context menu): a replay, labelled so, every lane drawn, prediction and lacks in words`, async () => {
@@ -113,8 +133,7 @@ export async function runTimelineCheck({ page, check, shot }) {
     assert(state.mainPixels > 2_000, `the main chart has only ${state.mainPixels} drawn pixels`);
     await sleep(300);
     await shot('11a-timeline-demo');
-    const panel = await page.locator('iframe.webview.ready').first().boundingBox();
-    await shot('timeline-demo', panel ?? { x: 0, y: 0, width: 1400, height: 1000 });
+    await panelShot(page, shot, 'timeline-demo');
     return `${state.title}: ${state.label}; prediction "${state.prediction}"; lanes ${state.lanePixels.join('/')}; legend ${state.legend.join(', ')}`;
   });
 

@@ -6,7 +6,7 @@
 // crossed before it is, (b) turn unhealthy and draw the predicted NotReady band, and (c) recover after
 // SIGCONT. The runtime is continued whatever happens.
 import { runPaletteCommand } from './prompts.mjs';
-import { openTimeline, readTimeline, waitForTimeline } from './timelineCheck.mjs';
+import { openTimeline, panelShot, readTimeline, waitForTimeline } from './timelineCheck.mjs';
 
 const THRESHOLD_MS = 10_000;
 const RUNTIME_REQUEST_TIMEOUT_MS = 2_000;
@@ -77,8 +77,7 @@ export async function runTimelineLiveCheck({ page, check, shot, log, node, conta
       assert(latencies.every((ms) => Number.isFinite(ms) && ms > 0 && ms < RUNTIME_REQUEST_TIMEOUT_MS), `ListPodSandbox/ListContainers latencies are not real measurements: ${latencies.join(', ')}`);
       assert(new Set(latencies.map((ms) => ms.toFixed(2))).size > 1 || latencies.length === 1, `every call has the same latency (${latencies[0]} ms): not measured`);
       await shot('12a-timeline-live');
-      const panel = await page.locator('iframe.webview.ready').first().boundingBox();
-      await shot('timeline-live-healthy', panel ?? undefined);
+      await panelShot(page, shot, 'timeline-live-healthy');
       return `${state.label}; ${state.prediction}; ${details.heading}; ${lists.map((r) => `${r[0]} ${r[3]} ms`).join(', ')}`;
     });
 
@@ -99,8 +98,7 @@ export async function runTimelineLiveCheck({ page, check, shot, log, node, conta
       const details = await newestRelistDetails(page, node);
       assert(details?.rows.some((r) => r[4].length > 0), `the newest relist shows no failed CRI call: ${JSON.stringify(details)}`);
       await shot('12b-timeline-live-frozen');
-      const panel = await page.locator('iframe.webview.ready').first().boundingBox();
-      await shot('timeline-live-unhealthy', panel ?? undefined);
+      await panelShot(page, shot, 'timeline-live-unhealthy');
       return `predicted after ${predictedAfterS.toFixed(1)} s ("${crossing.prediction}"); unhealthy after ${unhealthyAfterS.toFixed(1)} s ("${unhealthy.prediction}"); predicted-NotReady lane ${before?.lanePixels[1] ?? 0} → ${unhealthy.lanePixels[1]} px`;
     });
 

@@ -1,0 +1,128 @@
+// What the top chart draws when more samples are in view than it has pixel columns (a day of 1 s
+// relists is 190,000 x values on ~1,000 columns): per time bucket of about a column, every series keeps
+// its first, last, lowest and highest sample (M4), so each column shows the same extremes and the same
+// line ends as the full data, and a live update at 1 Hz does not walk the whole day again.
+// Buckets lie on a fixed grid (a power of two seconds wide), not on the view's edges, so a view that
+// slides or grows keeps its finished buckets; appending a delta recomputes only the last, open one.
+// Pure (no DOM, no uPlot): the chart passes the result to uPlot.setData.
+
+import { lowerBound } from './lowerBound';
+
+/** The session series' arrays the top chart draws: x first, then one array per drawn series. */
+export type ChartColumns = [number[], ...Array<Array<number | null>>];
+
+/** Below this many samples per bucket the full data is drawn (decimating it would save nothing). */
+const MIN_SAMPLES_PER_BUCKET = 4;
+/** Levels kept at once: the zoom levels a user goes back and forth between. */
+const MAX_LEVELS = 3;
+
+interface Level {
+  bucketS: number;
+  /** The decimated columns; their tail (from `openFrom`) is the open bucket's picks. */
+  out: ChartColumns;
+  /** Index into the source of the first sample of the open (last) bucket. */
+  openSourceFrom: number;
+  /** Index into `out` where the open bucket's picks start. */
+  openFrom: number;
+  /** The open bucket's number (floor(x / bucketS)). */
+  openBucket: number;
+  lastUsed: number;
+}
+
+/** The smallest power of two (seconds, may be below 1) at least `s`. */
+function powerOfTwoAtLeast(s: number): number {
+  return 2 ** Math.ceil(Math.log2(s));
+}
+
+export class ChartDecimator {
+  private readonly levels = new Map<number, Level>();
+  private uses = 0;
+
+  /**
+   * `source()` returns the series' own arrays, which only grow by appending; except `constantColumns`,
+   * one value everywhere that may be rewritten in place (the threshold, when the settings change it).
+   */
+  constructor(
+    private readonly source: () => ChartColumns,
+    private readonly constantColumns: readonly number[] = [],
+  ) {}
+
+  /**
+   * The columns to draw for [fromS, toS] on `columns` pixel columns: the source itself when it has few
+   * enough samples in view, else the decimated columns of the whole session at a bucket of about a column.
+   */
+  columnsFor(fromS: number, toS: number, columns: number): ChartColumns {
+    const src = this.source();
+    const xs = src[0];
+    const inView = lowerBound(xs.length, (i) => xs[i]! <= toS) - lowerBound(xs.length, (i) => xs[i]! < fromS);
+    const buckets = Math.max(1, Math.floor(columns));
+    if (inView <= buckets * MIN_SAMPLES_PER_BUCKET || toS <= fromS) return src;
+    const bucketS = powerOfTwoAtLeast((toS - fromS) / buckets);
+    let level = this.levels.get(bucketS);
+    if (level === undefined) {
+      level = { bucketS, out: src.map(() => []) as unknown as ChartColumns, openSourceFrom: 0, openFrom: 0, openBucket: Number.NEGATIVE_INFINITY, lastUsed: 0 };
+      this.levels.set(bucketS, level);
+      this.evict();
+    }
+    level.lastUsed = ++this.uses;
+    grow(level, src);
+    for (const j of this.constantColumns) {
+      const value = src[j]?.at(-1);
+      if (value !== undefined && value !== null) level.out[j]?.fill(value);
+    }
+    return level.out;
+  }
+
+  private evict(): void {
+    while (this.levels.size > MAX_LEVELS) {
+      let oldest: Level | undefined;
+      for (const l of this.levels.values()) if (oldest === undefined || l.lastUsed < oldest.lastUsed) oldest = l;
+      if (oldest === undefined) return;
+      this.levels.delete(oldest.bucketS);
+    }
+  }
+}
+
+/** Brings a level up to the source's end: the open bucket is dropped and picked again with what came since. */
+function grow(level: Level, src: ChartColumns): void {
+  const xs = src[0];
+  const out = level.out;
+  for (const column of out) column.length = level.openFrom;
+  let start = level.openSourceFrom;
+  let bucket = start < xs.length ? Math.floor(xs[start]! / level.bucketS) : level.openBucket;
+  for (let i = start; i <= xs.length; i++) {
+    // A sample earlier than its predecessor's bucket (merged late) stays in the bucket being built.
+    const b = i < xs.length ? Math.max(bucket, Math.floor(xs[i]! / level.bucketS)) : Number.POSITIVE_INFINITY;
+    if (b === bucket) continue;
+    if (i > start) {
+      level.openFrom = out[0].length;
+      level.openSourceFrom = start;
+      level.openBucket = bucket;
+      pickBucket(src, start, i, out);
+    }
+    start = i;
+    bucket = b;
+  }
+}
+
+/** The samples [from, to) of one bucket: for each series its first, last, lowest and highest, in time order. */
+function pickBucket(src: ChartColumns, from: number, to: number, out: ChartColumns): void {
+  const picked = new Set<number>();
+  for (let j = 1; j < src.length; j++) {
+    const ys = src[j]!;
+    let first = -1;
+    let last = -1;
+    let min = -1;
+    let max = -1;
+    for (let i = from; i < to; i++) {
+      const y = ys[i];
+      if (y === null || y === undefined) continue;
+      if (first < 0) first = min = max = i;
+      last = i;
+      if (y < ys[min]!) min = i;
+      if (y > ys[max]!) max = i;
+    }
+    if (first >= 0) picked.add(first).add(last).add(min).add(max);
+  }
+  for (const i of [...picked].sort((a, b) => a - b)) for (let j = 0; j < src.length; j++) out[j]!.push(src[j]![i] as number);
+}
