@@ -101,19 +101,25 @@ export async function waitForTimeline(page, node, ready, { timeoutMs = 30_000 } 
 const README_PANEL_HEIGHT = 1_600;
 
 /**
- * A README screenshot of the timeline panel, whole: the window is made taller for the shot (the panel's
- * charts are taller than the editor of a 1000 px window), then given back its size.
+ * A README screenshot of the timeline panel. When the README shots are being refreshed
+ * (PLEG_E2E_UPDATE_SCREENSHOTS=1), the window is made taller for the shot so the whole panel, lanes
+ * included, is in it (the charts are taller than the editor of a 1000 px window), then given back its size.
+ * Otherwise the window is left alone: a CI run once found the palette inert right after such a resize.
  */
 export async function panelShot(page, shot, name) {
-  const size = page.viewportSize();
+  const size = process.env.PLEG_E2E_UPDATE_SCREENSHOTS === '1' ? page.viewportSize() : null;
   try {
-    if (size) await page.setViewportSize({ width: size.width, height: Math.max(size.height, README_PANEL_HEIGHT) });
-    await sleep(700);
+    if (size) {
+      await page.setViewportSize({ width: size.width, height: Math.max(size.height, README_PANEL_HEIGHT) });
+      await sleep(700);
+    }
     const panel = await page.locator('iframe.webview.ready').first().boundingBox();
     return await shot(name, panel ?? undefined);
   } finally {
-    if (size) await page.setViewportSize(size);
-    await sleep(300);
+    if (size) {
+      await page.setViewportSize(size);
+      await sleep(1_000);
+    }
   }
 }
 
