@@ -310,20 +310,31 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   const otherLane = FIXED_LANES + pods.length;
   const [min, max] = [u.scales['x']!.min ?? 0, u.scales['x']!.max ?? 0];
   ctx.save();
-  const lastX = new Map<number, number>();
+  // One mark per pixel column and lane (a day in view puts thousands of events in a column): the latest
+  // event's colour, except that a Changed does not cover a Started, Died or Removed in the same column.
+  const pendingX = new Array<number>(otherLane + 1).fill(Number.NaN);
+  const pendingColor = new Array<string>(otherLane + 1).fill('');
+  const flush = (lane: number): void => {
+    const x = pendingX[lane]!;
+    if (Number.isNaN(x)) return;
+    ctx.fillStyle = pendingColor[lane]!;
+    ctx.fillRect(x - dpr, top + lane * laneH + 4 * dpr, 3 * dpr, laneH - 8 * dpr);
+  };
   for (let i = firstEventAt(s.podEvents, min); i < s.podEvents.length; i++) {
     const e = s.podEvents[i]!;
     const atS = e.atMs / 1000;
     if (atS > max) break;
     const lane = laneOf.get(e.pod) ?? otherLane;
     const x = Math.round(u.valToPos(atS, 'x', true));
-    // One mark per pixel column and lane; the latest event's colour wins.
-    if (lastX.get(lane) === x && e.type === 'ContainerChanged') continue;
-    lastX.set(lane, x);
-    ctx.fillStyle = p[EVENT_COLOR[e.type] ?? 'changed'];
-    const [y, h] = bar(lane);
-    ctx.fillRect(x - dpr, y, 3 * dpr, h);
+    if (pendingX[lane] === x) {
+      if (e.type !== 'ContainerChanged') pendingColor[lane] = p[EVENT_COLOR[e.type] ?? 'changed'];
+      continue;
+    }
+    flush(lane);
+    pendingX[lane] = x;
+    pendingColor[lane] = p[EVENT_COLOR[e.type] ?? 'changed'];
   }
+  for (let lane = 0; lane <= otherLane; lane++) flush(lane);
   ctx.restore();
 }
 
