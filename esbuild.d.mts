@@ -2,3 +2,7 @@
 import type { BuildOptions } from 'esbuild';
 
 export function extensionTargets(options: { production: boolean; outdir?: string }): BuildOptions[];
+export function cliTargets(options: { production: boolean; outdir?: string }): BuildOptions[];
+
+/** The first statement of dist/extension.js: the activation probe's wall-time and thread-CPU start marks. */
+export const ACTIVATION_BANNER: string;

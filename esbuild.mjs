@@ -32,6 +32,11 @@ const vscodeOnce = {
 
 const nodeTarget = (production, entry, outfile) => ({ ...common(production), entryPoints: [entry], outfile, platform: 'node', format: 'cjs', target: 'node20', external: nodeExternals });
 
+/** Kept in step with ACTIVATION_START_GLOBAL, ACTIVATION_START_CPU_GLOBAL and THREAD_CPU_EXPRESSION (a unit test compares them). */
+export const ACTIVATION_BANNER =
+  'globalThis.__plegDoctorActivationStart=performance.now();' +
+  'globalThis.__plegDoctorActivationCpu=((u)=>u.user+u.system)(process.threadCpuUsage?process.threadCpuUsage():process.cpuUsage());';
+
 /**
  * What the VS Code extension host loads: extension.js at activation, and the bundles
  * src/host/lazyBundles.ts requires by path on first use (the Kubernetes client; ssh2 + CRI; the LSP client).
@@ -40,19 +45,33 @@ const nodeTarget = (production, entry, outfile) => ({ ...common(production), ent
  */
 export function extensionTargets({ production, outdir = 'dist' }) {
   return [
-    // The first statement of the bundle marks when the extension host began running it (src/host/activationProbe.ts).
-    { ...nodeTarget(production, 'src/extension.ts', `${outdir}/extension.js`), banner: { js: 'globalThis.__plegDoctorActivationStart=performance.now();' } },
+    // The first statement of the bundle marks when the extension host began running it, in wall and thread
+    // CPU time (src/host/activationProbe.ts).
+    { ...nodeTarget(production, 'src/extension.ts', `${outdir}/extension.js`), banner: { js: ACTIVATION_BANNER } },
     nodeTarget(production, 'src/host/lazyKube.ts', `${outdir}/kube.js`),
     nodeTarget(production, 'src/host/lazyNodeAccess.ts', `${outdir}/nodeAccess.js`),
     nodeTarget(production, 'src/host/lazyLanguageClient.ts', `${outdir}/languageClient.js`),
   ].map((t) => ({ ...t, plugins: [vscodeOnce] }));
 }
 
+/**
+ * The `pleg-doctor` command: dist/cli.js, and dist/cliRemote.js that it requires by path only for the
+ * commands that reach a cluster or a node (src/cli/registry.ts), so `logs` never parses client-node.
+ * @param {{ production: boolean, outdir?: string }} options
+ * @returns {import('esbuild').BuildOptions[]}
+ */
+export function cliTargets({ production, outdir = 'dist' }) {
+  return [
+    { ...nodeTarget(production, 'src/cli/main.ts', `${outdir}/cli.js`), banner: { js: '#!/usr/bin/env node' } },
+    nodeTarget(production, 'src/cli/remoteCommands.ts', `${outdir}/cliRemote.js`),
+  ];
+}
+
 /** @type {(production: boolean) => import('esbuild').BuildOptions[]} */
 const targets = (production) => [
   ...extensionTargets({ production }),
   nodeTarget(production, 'src/server/main.ts', 'dist/server.js'),
-  { ...nodeTarget(production, 'src/cli/main.ts', 'dist/cli.js'), banner: { js: '#!/usr/bin/env node' } },
+  ...cliTargets({ production }),
   nodeTarget(production, 'src/demo/main.ts', 'dist/demo.js'),
   nodeTarget(production, 'src/worker/simWorker.ts', 'dist/simWorker.js'),
   { ...common(production), entryPoints: ['webview/timeline/main.ts'], outfile: 'dist/webview/timeline.js', platform: 'browser', format: 'iife', target: 'es2022' },

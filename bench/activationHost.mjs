@@ -6,7 +6,7 @@
 // ExtensionContext) is reported apart, as is the wall time from the first statement to activate() returning. Each run is a fresh server and window (a reloaded window
 // would leave the old extension host running for its reconnection grace time).
 //
-//   node bench/activationHost.mjs [RUNS]   prints one JSON line {"runs": [{ms, requireMs, activateMs, hostGapMs, wallMs, steps}…], "node": "v24…"}
+//   node bench/activationHost.mjs [RUNS]   prints one JSON line {"runs": [{ms, requireMs, activateMs, hostGapMs, cpuMs, wallMs, steps}…], "node": "v24…"}
 // Started by bench/activation.ts. Heavy (code-server + Chromium): hold /tmp/pleg-heavy.lock around it.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +52,7 @@ async function main() {
         const lines = await waitForLines(probe, i + 1, serverLog);
         const last = lines[lines.length - 1];
         if (last.error !== undefined) throw new Error(`the extension says: ${last.error}`);
-        log(`run ${i + 1}/${RUNS}: ${last.ms.toFixed(1)} ms = evaluate ${last.requireMs} + activate() ${last.activateMs} (host gap ${last.hostGapMs}, wall ${last.wallMs}; pid ${last.pid}, Node ${last.node}) ${JSON.stringify(last.steps)}`);
+        log(`run ${i + 1}/${RUNS}: ${last.ms.toFixed(1)} ms = evaluate ${last.requireMs} + activate() ${last.activateMs} (thread CPU ${last.cpuMs}; host gap ${last.hostGapMs}, wall ${last.wallMs}; pid ${last.pid}, Node ${last.node}) ${JSON.stringify(last.steps)}`);
         await browser.page.goto('about:blank');
       } finally {
         await server.stop();

@@ -1,7 +1,26 @@
 // Subcommand name → lazy loader. Loading on demand keeps `pleg-doctor --help` fast and means a command's
 // heavy dependencies (client-node for `nodes`) are only read when that command runs.
+//
+// esbuild inlines `import('./x')` into the one CommonJS bundle, so for the commands that reach a cluster
+// or a node that would not be lazy at all: they live in dist/cliRemote.js (src/cli/remoteCommands.ts),
+// required by path at run time. Run from source (tests, tsx) there is no bundle beside this file and the
+// module is imported instead, by a specifier esbuild cannot follow.
 
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { CliCommand } from './io';
+import type * as RemoteCommands from './remoteCommands';
+
+/** The file esbuild.mjs writes next to dist/cli.js. */
+export const REMOTE_COMMANDS_BUNDLE = 'cliRemote.js';
+
+async function loadRemoteCommands(): Promise<typeof RemoteCommands> {
+  const bundle = join(__dirname, REMOTE_COMMANDS_BUNDLE);
+  if (existsSync(bundle)) return createRequire(__filename)(bundle) as typeof RemoteCommands;
+  const source = './remoteCommands';
+  return (await import(source)) as typeof RemoteCommands;
+}
 
 export interface CommandEntry {
   /** One line for `pleg-doctor --help`. */
@@ -16,10 +35,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   diagnose: {
     summary: 'Diagnose one node: API and kubelet evidence (and, with --ssh, a CRI snapshot) → a report',
-    load: async () => {
-      const [{ createDiagnoseCommand }, { createKubeGateway }] = await Promise.all([import('./commands/diagnose'), import('../infra/kube/createGateway')]);
-      return createDiagnoseCommand(createKubeGateway);
-    },
+    load: async () => (await loadRemoteCommands()).diagnoseCommand(),
   },
   logs: {
     summary: 'Read a kubelet log (FILE or -): PLEG stretches, relist failures, NotReady transitions as JSON lines',
@@ -27,13 +43,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   nodes: {
     summary: 'List the live nodes of every kubeconfig context with their verdicts',
-    load: async () => {
-      const [{ createNodesCommand }, { createKubeGateway }] = await Promise.all([
-        import('./commands/nodes'),
-        import('../infra/kube/createGateway'),
-      ]);
-      return createNodesCommand(createKubeGateway);
-    },
+    load: async () => (await loadRemoteCommands()).nodesCommand(),
   },
   replay: {
     summary: 'Replay PLEG traces through the kubelet PLEG model (--kubelet 1.26|1.32 FILE...)',
@@ -45,13 +55,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   snapshot: {
     summary: 'Connect to a node over SSH and print one CRI snapshot with per-call timings',
-    load: async () => (await import('./commands/snapshot')).snapshotCommand,
+    load: async () => (await loadRemoteCommands()).snapshotCommand,
   },
   timeline: {
     summary: 'Record a node\'s live PLEG timeline (model relists over SSH, kubelet metrics, Ready) to a session file',
-    load: async () => {
-      const [{ createTimelineCommand }, { createKubeGateway }] = await Promise.all([import('./commands/timeline'), import('../infra/kube/createGateway')]);
-      return createTimelineCommand(createKubeGateway);
-    },
+    load: async () => (await loadRemoteCommands()).timelineCommand(),
   },
 };

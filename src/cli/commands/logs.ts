@@ -3,7 +3,9 @@
 // held in memory. Chunks go to the byte scanner (logReaderBytes.ts) rather than readline: it decodes only
 // the lines that can matter, which is what keeps a 1 GB journal within a small factor of `grep -c`.
 
-import { createReadStream } from 'node:fs';
+import { readSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { KubeletLogReader, DEFAULT_GAP_SECONDS, type LogReaderOptions, type ReaderFinding } from '../../core/parse/logReader';
@@ -73,21 +75,65 @@ export function findingJson(f: ReaderFinding): Record<string, unknown> {
   return stretch ? { kind, firstLine: line + 1, lastLine: lastLine + 1, ...rest } : { kind, line: line + 1, ...rest };
 }
 
-async function openFile(file: string, io: CliIo): Promise<Readable> {
+/** The cause of a failed open or read, named for the user. */
+function fileError(file: string, e: NodeJS.ErrnoException): CliUsageError {
+  if (e.code === 'ENOENT') return new CliUsageError(`logs: ${file}: no such file`);
+  if (e.code === 'EISDIR') return new CliUsageError(`logs: ${file}: is a directory, expected a log file`);
+  if (e.code === 'EACCES') return new CliUsageError(`logs: ${file}: permission denied`);
+  return new CliUsageError(`logs: cannot read ${file}: ${e.message}`);
+}
+
+/**
+ * A file's bytes, read into one buffer that is reused for every chunk: the scanner copies what it keeps,
+ * so each chunk is consumed before the next read overwrites it. A read stream would allocate a fresh
+ * buffer per chunk, and on a VM that backs memory lazily, touching a gigabyte of new pages cost more than
+ * the scan itself (1 GB journal: 3.2 s with a stream). 256 KB stays in the CPU's cache while the scanner
+ * makes its passes over it. The reads are synchronous (an asynchronous read per chunk, a hand-off to the
+ * thread pool and back, added 0.4 s per GB), and every YIELD_EVERY_CHUNKS the event loop gets a turn, so
+ * an interrupt is seen within about 20 ms (8 MB of scanning).
+ */
+async function* fileChunks(file: string, io: CliIo): AsyncGenerator<Uint8Array> {
   const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  const stream = createReadStream(path, { signal: io.signal, highWaterMark: 1 << 20 });
-  // Surface open errors (missing file, directory) before reading starts, with the cause named.
-  await new Promise<void>((ok, fail) => {
-    stream.once('readable', () => ok());
-    stream.once('end', () => ok());
-    stream.once('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') fail(new CliUsageError(`logs: ${file}: no such file`));
-      else if (e.code === 'EISDIR') fail(new CliUsageError(`logs: ${file}: is a directory, expected a log file`));
-      else if (e.code === 'EACCES') fail(new CliUsageError(`logs: ${file}: permission denied`));
-      else fail(new CliUsageError(`logs: ${file}: ${e.message}`));
-    });
-  });
-  return stream;
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (e) {
+    throw fileError(file, e as NodeJS.ErrnoException);
+  }
+  try {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    for (let chunk = 1; ; chunk++) {
+      if (chunk % YIELD_EVERY_CHUNKS === 0) await nextTurn();
+      let bytesRead: number;
+      try {
+        bytesRead = readSync(handle.fd, buffer, 0, buffer.length, null);
+      } catch (e) {
+        throw fileError(file, e as NodeJS.ErrnoException);
+      }
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const READ_CHUNK_BYTES = 256 * 1024;
+const YIELD_EVERY_CHUNKS = 32;
+
+/** Standard input: an interrupt destroys the stream, so a pipe that never writes does not hold the command. */
+async function* streamChunks(input: NodeJS.ReadableStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  const onAbort = (): void => {
+    (input as Partial<Readable>).destroy?.();
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of input) yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
+  } catch (e) {
+    if (!signal.aborted) throw new CliUsageError(`logs: cannot read standard input: ${(e as Error).message}`);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** `openStdin` gives the real standard input as a stream; without it, `io.readStdin()` is used (tests). */
@@ -98,29 +144,19 @@ export function createLogsCommand(openStdin?: () => NodeJS.ReadableStream): CliC
       io.stdout.write(LOGS_USAGE);
       return 0;
     }
-    let input: NodeJS.ReadableStream;
-    if (args.file !== '-') input = await openFile(args.file, io);
-    else if (openStdin !== undefined) input = openStdin();
-    else input = Readable.from([Buffer.from(await io.readStdin(), 'utf8')]);
+    let chunks: AsyncGenerator<Uint8Array>;
+    if (args.file !== '-') chunks = fileChunks(args.file, io);
+    else if (openStdin !== undefined) chunks = streamChunks(openStdin(), io.signal);
+    else chunks = streamChunks(Readable.from([Buffer.from(await io.readStdin(), 'utf8')]), io.signal);
 
     const reader = new KubeletLogReader((f) => io.stdout.write(`${JSON.stringify(findingJson(f))}\n`), args.options);
     const scanner = new LogByteScanner(reader);
-    const onAbort = (): void => {
-      (input as Partial<Readable>).destroy?.();
-    };
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      for await (const chunk of input) {
-        if (io.signal.aborted) break;
-        scanner.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array));
-      }
-      scanner.end();
-    } catch (e) {
-      if (io.signal.aborted) return 130;
-      throw new CliUsageError(`logs: cannot read ${args.file === '-' ? 'standard input' : args.file}: ${(e as Error).message}`);
-    } finally {
-      io.signal.removeEventListener('abort', onAbort);
+    for await (const chunk of chunks) {
+      // Checked between chunks: an interrupt stops the read within one chunk (a quarter of a megabyte).
+      if (io.signal.aborted) break;
+      scanner.push(chunk);
     }
+    scanner.end();
     if (io.signal.aborted) return 130;
     const summary = reader.end();
     io.stdout.write(`${JSON.stringify({ summary })}\n`);

@@ -2,10 +2,9 @@
 // A node only moves when its verdict changes, so rows do not jump around while the user reads them.
 
 import type { NodeClassification } from '../classify/types';
+import { naturalCompare } from '../util/naturalCompare';
 import { verdictRank } from './verdictPresentation';
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
 export function compareNodes(a: NodeClassification, b: NodeClassification): number {
-  return verdictRank(a.verdict) - verdictRank(b.verdict) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return verdictRank(a.verdict) - verdictRank(b.verdict) || naturalCompare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }

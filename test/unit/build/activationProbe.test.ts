@@ -2,20 +2,42 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { extensionTargets } from '../../../esbuild.mjs';
-import { ACTIVATE_CALLED, ACTIVATION_START_GLOBAL, EVALUATED, markActivation, reportActivationTime } from '../../../src/host/activationProbe';
+import { ACTIVATION_BANNER, extensionTargets } from '../../../esbuild.mjs';
+import {
+  ACTIVATE_CALLED,
+  ACTIVATION_START_CPU_GLOBAL,
+  ACTIVATION_START_GLOBAL,
+  EVALUATED,
+  THREAD_CPU_EXPRESSION,
+  markActivation,
+  reportActivationTime,
+} from '../../../src/host/activationProbe';
 
 describe('activation probe (bench/activationHost.mjs reads it from code-server)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pleg-probe-'));
   const file = join(dir, 'probe.jsonl');
   afterEach(() => {
     delete (globalThis as Record<string, unknown>)[ACTIVATION_START_GLOBAL];
+    delete (globalThis as Record<string, unknown>)[ACTIVATION_START_CPU_GLOBAL];
     rmSync(file, { force: true });
   });
 
   it('dist/extension.js starts by setting the start mark the probe reads', () => {
     const extension = extensionTargets({ production: true }).find((t) => String(t.outfile).endsWith('/extension.js'));
-    expect(extension?.banner?.['js']).toBe(`globalThis.${ACTIVATION_START_GLOBAL}=performance.now();`);
+    expect(extension?.banner?.['js']).toBe(ACTIVATION_BANNER);
+    expect(ACTIVATION_BANNER).toBe(`globalThis.${ACTIVATION_START_GLOBAL}=performance.now();globalThis.${ACTIVATION_START_CPU_GLOBAL}=${THREAD_CPU_EXPRESSION};`);
+  });
+
+  it('the banner\'s CPU mark is this thread\'s CPU time in µs, so the probe can subtract its own readings from it', () => {
+    const read = new Function(`return ${THREAD_CPU_EXPRESSION};`) as () => number;
+    const before = read();
+    const spinUntil = performance.now() + 30;
+    while (performance.now() < spinUntil) {
+      // busy: CPU time must advance by about the wall time
+    }
+    const spent = (read() - before) / 1000;
+    expect(spent).toBeGreaterThan(15);
+    expect(spent).toBeLessThan(1000);
   });
 
   it('appends one line per activation when PLEG_DOCTOR_ACTIVATION_PROBE is set, nothing otherwise', () => {
@@ -32,12 +54,19 @@ describe('activation probe (bench/activationHost.mjs reads it from code-server)'
 
   it('counts bundle evaluation and activate() as the extension\'s time, not the host\'s gap between them', async () => {
     (globalThis as Record<string, unknown>)[ACTIVATION_START_GLOBAL] = performance.now();
+    (globalThis as Record<string, unknown>)[ACTIVATION_START_CPU_GLOBAL] = (new Function(`return ${THREAD_CPU_EXPRESSION};`) as () => number)();
     markActivation(EVALUATED);
-    await new Promise((r) => setTimeout(r, 40));
+    // The host's gap: busy for 40 ms, which must count in neither the extension's wall time nor its CPU.
+    const spinUntil = performance.now() + 40;
+    while (performance.now() < spinUntil) {
+      // busy
+    }
     markActivation(ACTIVATE_CALLED);
     markActivation('session');
     reportActivationTime({ PLEG_DOCTOR_ACTIVATION_PROBE: file });
-    const line = JSON.parse(readFileSync(file, 'utf8')) as { ms: number; wallMs: number; requireMs: number; activateMs: number; hostGapMs: number; steps: Record<string, number> };
+    const line = JSON.parse(readFileSync(file, 'utf8')) as { ms: number; wallMs: number; requireMs: number; activateMs: number; hostGapMs: number; cpuMs: number; steps: Record<string, number> };
+    expect(line.cpuMs).toBeGreaterThanOrEqual(0);
+    expect(line.cpuMs).toBeLessThan(20);
     expect(line.hostGapMs).toBeGreaterThanOrEqual(35);
     expect(line.wallMs).toBeGreaterThanOrEqual(35);
     expect(line.ms).toBeLessThan(line.wallMs);

@@ -1,11 +1,14 @@
 // `pleg-doctor logs` in-process: file and standard-input streaming, JSON lines, summary last, exit codes.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogsCommand } from '../../../src/cli/commands/logs';
 import { runCli } from '../../../src/cli/dispatch';
 import { COMMANDS } from '../../../src/cli/registry';
+import { readKubeletLog } from '../../../src/core/parse/logReader';
 import { memoryIo } from '../cli/memoryIo';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
@@ -100,5 +103,29 @@ describe('pleg-doctor logs', () => {
     expect(await run(['logs'])).toEqual([2, 'pleg-doctor: logs: logs: is a directory, expected a log file\n']);
     expect((await run(['--gap', 'soon', 'x']))[1]).toContain('--gap must be a positive number');
     expect((await run([]))[1]).toContain('missing FILE');
+  });
+
+  it('a file of many read chunks (one reused buffer, the event loop given turns) reads as the whole text does; an interrupt stops it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pleg-logs-cli-'));
+    try {
+      // 14 copies of the 755 KB recording: about 40 read chunks, so lines straddle chunk ends and the
+      // reader yields to the event loop on the way.
+      const text = readFileSync(join(FIXTURES, REAL), 'utf8').repeat(14);
+      writeFileSync(join(dir, 'big.log'), text);
+      const io = memoryIo('', dir);
+      expect(await runCli(['logs', 'big.log'], io, COMMANDS, '0.0.0')).toBe(1);
+      const lines = jsonLines(io.out());
+      const { summary } = lines[lines.length - 1] as { summary: Record<string, unknown> };
+      expect(summary).toEqual(JSON.parse(JSON.stringify(readKubeletLog(text).summary)));
+      expect(summary['lines']).toBeGreaterThan(14 * 5000);
+
+      const interrupted = memoryIo('', dir);
+      const running = runCli(['logs', 'big.log'], interrupted, COMMANDS, '0.0.0');
+      setImmediate(() => interrupted.controller.abort());
+      expect(await running).toBe(130);
+      expect(interrupted.out()).not.toContain('"summary"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

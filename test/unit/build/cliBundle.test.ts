@@ -1,0 +1,51 @@
+// `pleg-doctor` loads only what a command needs: dist/cli.js holds the dispatcher and the offline
+// commands (logs, classify, replay, simulate); the Kubernetes client and ssh2 are in dist/cliRemote.js,
+// required by path when nodes, diagnose, snapshot or timeline runs. Built here as the build writes them,
+// then run as a user runs them.
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliTargets } from '../../../esbuild.mjs';
+import { REMOTE_COMMANDS_BUNDLE } from '../../../src/cli/registry';
+
+const ROOT = resolve(__dirname, '../../..');
+const FIXTURE = join(ROOT, 'test/fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log');
+
+let dir: string;
+const read = (file: string): string => readFileSync(join(dir, file), 'utf8');
+const cli = (...args: string[]): string => execFileSync(process.execPath, [join(dir, 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pleg-cli-bundle-'));
+  await Promise.all(cliTargets({ production: true, outdir: dir }).map((t) => esbuild.build({ ...t, absWorkingDir: ROOT, logLevel: 'silent' })));
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the pleg-doctor bundles', () => {
+  it('cli.js carries neither client-node nor ssh2; cliRemote.js, beside it under the name the registry requires, carries both', () => {
+    expect(REMOTE_COMMANDS_BUNDLE).toBe('cliRemote.js');
+    for (const marker of ['No active cluster!', 'SSH-2.0-ssh2js']) {
+      expect(read('cli.js')).not.toContain(marker);
+      expect(read(REMOTE_COMMANDS_BUNDLE)).toContain(marker);
+    }
+    expect(statSync(join(dir, 'cli.js')).size).toBeLessThan(statSync(join(dir, REMOTE_COMMANDS_BUNDLE)).size / 5);
+  });
+
+  it('runs an offline command from cli.js alone and a remote one through cliRemote.js', () => {
+    // `logs` exits 1 when it finds a PLEG stretch: execFileSync throws, with the output on the error.
+    let logsOut = '';
+    try {
+      cli('logs', FIXTURE);
+    } catch (e) {
+      logsOut = String((e as { stdout?: string }).stdout);
+    }
+    expect(logsOut).toContain('"plegStretches":[{"firstLine":3227');
+    expect(cli('nodes', '--help')).toMatch(/^Usage: pleg-doctor nodes/u);
+    expect(cli('snapshot', '--help')).toMatch(/^Usage: pleg-doctor snapshot/u);
+  });
+});
