@@ -4,15 +4,17 @@
 // 1 Hz on top of it — the work per update (message handler plus the animation frame that redraws),
 // with the whole day in view and with the last 15 minutes in view; (3) the production bundle's size.
 // The recording is handed to the page before the clock starts: VS Code's postMessage copy is not ours.
+// PLEG_BENCH_CPU_PROFILE=DIR also writes a Chromium CPU profile of the open and of each run of updates
+// there (open-24h.cpuprofile, …; load them in Chrome's DevTools), from a bundle with readable names.
 // Called by bench/run.ts; alone: npm run bench timeline
 
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import type * as vscode from 'vscode';
 import { englishText } from '../src/core/tree/localize';
 import { DEFAULT_WHAT_IF } from '../src/core/whatIf/whatIfTimeline';
@@ -51,6 +53,22 @@ interface PageGlobals {
 declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
 declare const performance: { now(): number };
 
+/** Starts a CPU profile of the page when PLEG_BENCH_CPU_PROFILE names a folder; the returned stop writes it. */
+async function profileIf(page: Page, name: string): Promise<() => Promise<void>> {
+  const folder = process.env['PLEG_BENCH_CPU_PROFILE'];
+  if (folder === undefined || folder === '') return () => Promise.resolve();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${name}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  };
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const verdict = (value: number, goal: number): string => (value <= goal ? 'ok' : 'OVER');
 
@@ -76,7 +94,9 @@ export async function benchTimelineWebview(): Promise<string[]> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
     // The same options esbuild.mjs uses for the production webview bundle.
-    await esbuild.build({ absWorkingDir: ROOT, entryPoints: ['webview/timeline/main.ts'], outfile: join(dir, 'timeline.js'), bundle: true, minify: true, legalComments: 'none', platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'silent' });
+    // Profiling keeps the names (minifyIdentifiers off), so its size line is not the shipped size.
+    const profiling = (process.env['PLEG_BENCH_CPU_PROFILE'] ?? '') !== '';
+    await esbuild.build({ absWorkingDir: ROOT, entryPoints: ['webview/timeline/main.ts'], outfile: join(dir, 'timeline.js'), bundle: true, minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: !profiling, legalComments: 'none', platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'silent' });
     const bytes = statSync(join(dir, 'timeline.js')).size;
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -101,6 +121,7 @@ export async function benchTimelineWebview(): Promise<string[]> {
       g.__data = JSON.parse(m) as unknown;
     }, [init, JSON.stringify(message)] as const);
 
+    const stopOpenProfile = await profileIf(page, 'open-24h');
     const openMs = await page.evaluate(
       () =>
         new Promise<number>((done) => {
@@ -111,6 +132,7 @@ export async function benchTimelineWebview(): Promise<string[]> {
           g.requestAnimationFrame(() => g.requestAnimationFrame(() => done(performance.now() - t0)));
         }),
     );
+    await stopOpenProfile();
     lines.push(`24 h recording (${session.relists.length.toLocaleString('en')} relists, ${session.kubelet.length.toLocaleString('en')} scrapes, ${session.podEvents.length.toLocaleString('en')} pod events): message → first paint ${openMs.toFixed(0)} ms (goal ≤ ${OPEN_GOAL_MS} ms, ${verdict(openMs, OPEN_GOAL_MS)})`);
 
     // Then the same day as a live session (not timed), growing by one relist a second.
@@ -125,7 +147,8 @@ export async function benchTimelineWebview(): Promise<string[]> {
         select.value = v;
         select.dispatchEvent(new (globalThis as unknown as { Event: new (t: string) => unknown }).Event('change'));
       }, value);
-    const live = async (label: string): Promise<void> => {
+    const live = async (label: string, profileName: string): Promise<void> => {
+      const stopProfile = await profileIf(page, profileName);
       const frames: number[] = [];
       for (let i = 0; i < UPDATES; i++) {
         const delta = recorder.advance(recorder.session.durationMs + 1000);
@@ -144,17 +167,19 @@ export async function benchTimelineWebview(): Promise<string[]> {
         frames.push(ms);
         await page.waitForTimeout(1000);
       }
+      await stopProfile();
       const worst = Math.max(...frames);
       lines.push(`live update at 1 Hz, ${label}: median ${median(frames).toFixed(1)} ms, worst ${worst.toFixed(1)} ms of work per update (goal < ${FRAME_GOAL_MS} ms, ${verdict(worst, FRAME_GOAL_MS - 1e-9)})`);
     };
     await pickRange('900');
-    await live('last 15 minutes in view (the live default)');
+    await live('last 15 minutes in view (the live default)', 'live-15min');
     await pickRange('all');
-    await live('whole day in view');
+    await live('whole day in view', 'live-day');
     const violations = await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations);
     if (violations.length > 0) lines.push(`CSP violations: ${violations.join(', ')}`);
     lines.push(`load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${cpus().length} cores); the times above scale with it`);
-    lines.push(`production webview bundle: ${(bytes / 1024).toFixed(0)} KB (goal ≤ ${BUNDLE_GOAL_BYTES / 1024} KB, ${verdict(bytes, BUNDLE_GOAL_BYTES)})`);
+    if (profiling) lines.push(`webview bundle with readable names (profiling): ${(bytes / 1024).toFixed(0)} KB, not the shipped size`);
+    else lines.push(`production webview bundle: ${(bytes / 1024).toFixed(0)} KB (goal ≤ ${BUNDLE_GOAL_BYTES / 1024} KB, ${verdict(bytes, BUNDLE_GOAL_BYTES)})`);
   } finally {
     await browser.close();
     server.close();

@@ -26,11 +26,32 @@ interface Hit {
   groups: Record<string, string | undefined>;
 }
 
+/**
+ * Words without which a rule cannot match (its regex is case-sensitive and holds each word outside every
+ * optional group; a property test generates matches of each rule and finds one of the words in every
+ * one). A message holding none of a rule's words skips that rule's regex: a log line's message carries
+ * one or two kinds of error, and running all eight regexes on every matched line was a third of the log
+ * reader's time on a journal.
+ */
+export const RULE_WORDS: ReadonlyMap<CatalogRule, readonly string[]> = new Map([
+  [R1, ['PLEG']],
+  [R2, ['PLEG']],
+  [R3, ['EventedPLEG']],
+  [R4, ['runtime']],
+  [R5, ['runtime']],
+  [R6, ['capacity', 'shutting']],
+  [R7, ['posting']],
+  [R8, ['Kubelet']],
+]);
+
 /** Compiled once: a global regex is stateful (lastIndex), but matchAll works on a copy of it. */
-const SEARCHED: readonly { rule: CatalogRule; global: RegExp }[] = [R1, R2, R3, R4, R5, R6, R7, R8].map((rule) => ({
+const SEARCHED: readonly { rule: CatalogRule; global: RegExp; words: readonly string[] }[] = [...RULE_WORDS].map(([rule, words]) => ({
   rule,
   global: globalRegex(rule),
+  words,
 }));
+
+const mayMatch = (text: string, words: readonly string[]): boolean => words.some((w) => text.includes(w));
 
 /** Separators the kubelet puts between joined errors, plus the brackets of the aggregate form. */
 const SEPARATORS = /^[\s,;[\]]+|[\s,;[\]]+$/gu;
@@ -48,7 +69,8 @@ function kindOf(rule: CatalogRule, groups: Record<string, string | undefined>): 
 
 function findHits(text: string): Hit[] {
   const hits: Hit[] = [];
-  for (const { rule, global } of SEARCHED) {
+  for (const { rule, global, words } of SEARCHED) {
+    if (!mayMatch(text, words)) continue;
     for (const m of text.matchAll(global)) {
       const groups = { ...(m.groups ?? {}) };
       const kind = kindOf(rule, groups);

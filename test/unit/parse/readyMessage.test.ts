@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReadyMessage, unquoteGo } from '../../../src/core/parse/readyMessage';
+import { parseReadyMessage, RULE_WORDS, unquoteGo } from '../../../src/core/parse/readyMessage';
 
 const kinds = (m: string): string[] => parseReadyMessage(m).errors.map((e) => e.kind);
 
@@ -158,5 +159,28 @@ describe('unquoteGo', () => {
   });
   it('keeps unknown escapes verbatim', () => {
     expect(unquoteGo(String.raw`\q`)).toBe(String.raw`\q`);
+  });
+});
+
+describe('the words each Ready rule is searched only with (RULE_WORDS)', () => {
+  it('every string a rule matches holds one of its words, so skipping the rule without them loses nothing', () => {
+    let checked = 0;
+    for (const [rule, words] of RULE_WORDS) {
+      fc.assert(
+        fc.property(fc.stringMatching(rule.regex), (text) => {
+          // stringMatching gives strings containing a match: check the match itself.
+          const match = rule.regex.exec(text);
+          expect(match, `${rule.id} on ${JSON.stringify(text)}`).not.toBeNull();
+          expect(words.some((w) => match![0].includes(w)), `${rule.id}: ${JSON.stringify(match![0])} holds none of ${words.join(', ')}`).toBe(true);
+          checked++;
+        }),
+        { numRuns: 200 },
+      );
+    }
+    expect(checked).toBe(RULE_WORDS.size * 200);
+  });
+
+  it('covers the eight Ready rules', () => {
+    expect([...RULE_WORDS.keys()].map((r) => r.id)).toEqual(['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8']);
   });
 });
