@@ -3,10 +3,9 @@
 //
 // esbuild inlines `import('./x')` into the one CommonJS bundle, so for the commands that reach a cluster
 // or a node that would not be lazy at all: they live in dist/cliRemote.js (src/cli/remoteCommands.ts),
-// required by path at run time. Run from source (tests, tsx) there is no bundle beside this file and the
-// module is imported instead, by a specifier esbuild cannot follow.
+// required by path at run time. Run from source (vitest, tsx) this file is the .ts itself, with no bundle
+// beside it, and the module is imported instead, by a specifier esbuild cannot follow.
 
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { CliCommand } from './io';
@@ -16,10 +15,12 @@ import type * as RemoteCommands from './remoteCommands';
 export const REMOTE_COMMANDS_BUNDLE = 'cliRemote.js';
 
 async function loadRemoteCommands(): Promise<typeof RemoteCommands> {
-  const bundle = join(__dirname, REMOTE_COMMANDS_BUNDLE);
-  if (existsSync(bundle)) return createRequire(__filename)(bundle) as typeof RemoteCommands;
-  const source = './remoteCommands';
-  return (await import(source)) as typeof RemoteCommands;
+  if (__filename.endsWith('.ts')) {
+    const source = './remoteCommands';
+    return (await import(source)) as typeof RemoteCommands;
+  }
+  // Bundled: a missing dist/cliRemote.js fails here with Node's "Cannot find module" naming its path.
+  return createRequire(__filename)(join(__dirname, REMOTE_COMMANDS_BUNDLE)) as typeof RemoteCommands;
 }
 
 export interface CommandEntry {

@@ -3,8 +3,8 @@
 // required by path when nodes, diagnose, snapshot or timeline runs. Built here as the build writes them,
 // then run as a user runs them.
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -47,5 +47,20 @@ describe('the pleg-doctor bundles', () => {
     expect(logsOut).toContain('"plegStretches":[{"firstLine":3227');
     expect(cli('nodes', '--help')).toMatch(/^Usage: pleg-doctor nodes/u);
     expect(cli('snapshot', '--help')).toMatch(/^Usage: pleg-doctor snapshot/u);
+  });
+
+  it('without cliRemote.js beside it, a remote command fails naming the missing file; an offline one still runs', () => {
+    const alone = mkdtempSync(join(tmpdir(), 'pleg-cli-alone-'));
+    try {
+      copyFileSync(join(dir, 'cli.js'), join(alone, 'cli.js'));
+      const run = (...args: string[]): { status: number | null; stdout: string; stderr: string } =>
+        spawnSync(process.execPath, [join(alone, 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+      const remote = run('nodes', '--help');
+      expect(remote.status).not.toBe(0);
+      expect(remote.stderr).toContain(join(alone, REMOTE_COMMANDS_BUNDLE));
+      expect(run('logs', '--help').stdout).toMatch(/^Usage: pleg-doctor logs/u);
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 });
