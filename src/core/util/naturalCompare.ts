@@ -6,7 +6,7 @@
 
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
-/** Length of the digit run starting at `from`. */
+/** The index just past the run of digits that starts at `from`. */
 function digitRunEnd(s: string, from: number): number {
   let i = from;
   while (i < s.length && isDigit(s.charCodeAt(i))) i++;
