@@ -296,15 +296,14 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   const dpr = devicePixelRatio;
   const laneH = LANE_PX * dpr;
   const top = u.bbox.top;
-  const bar = (row: number): [number, number] => [top + row * laneH + 4 * dpr, laneH - 8 * dpr];
-  const [hy, hh] = bar(0);
+  // Every lane's bar: inset 4 px from its lane's top and bottom.
+  const barTop = (row: number): number => top + row * laneH + 4 * dpr;
+  const barH = laneH - 8 * dpr;
   // Healthy where a session has relists and no unhealthy window: green under everything, red on top.
-  if (s.x.length > 0) paintWindows(u, [{ fromS: s.x[0]!, toS: s.endS }], s.endS, p.healthy, hy, hh);
-  paintWindows(u, s.unhealthy, s.endS, p.unhealthy, hy, hh);
-  const [py, ph] = bar(1);
-  paintWindows(u, s.unhealthy, s.endS, p.predicted, py, ph, NODE_STATUS_UPDATE_S);
-  const [ry, rh] = bar(2);
-  for (const span of s.ready) paintWindows(u, [span], s.endS, span.status === 'True' ? p.healthy : span.status === 'False' ? p.readyFalse : p.readyUnknown, ry, rh);
+  if (s.x.length > 0) paintWindows(u, [{ fromS: s.x[0]!, toS: s.endS }], s.endS, p.healthy, barTop(0), barH);
+  paintWindows(u, s.unhealthy, s.endS, p.unhealthy, barTop(0), barH);
+  paintWindows(u, s.unhealthy, s.endS, p.predicted, barTop(1), barH, NODE_STATUS_UPDATE_S);
+  for (const span of s.ready) paintWindows(u, [span], s.endS, span.status === 'True' ? p.healthy : span.status === 'False' ? p.readyFalse : p.readyUnknown, barTop(2), barH);
 
   const laneOf = new Map(pods.map((pod, i) => [pod, FIXED_LANES + i]));
   const otherLane = FIXED_LANES + pods.length;
@@ -318,7 +317,7 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
     const x = pendingX[lane]!;
     if (Number.isNaN(x)) return;
     ctx.fillStyle = pendingColor[lane]!;
-    ctx.fillRect(x - dpr, top + lane * laneH + 4 * dpr, 3 * dpr, laneH - 8 * dpr);
+    ctx.fillRect(x - dpr, barTop(lane), 3 * dpr, barH);
   };
   for (let i = firstEventAt(s.podEvents, min); i < s.podEvents.length; i++) {
     const e = s.podEvents[i]!;
