@@ -20,6 +20,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=closeInheritedFds.sh
+source "$HERE/closeInheritedFds.sh"
 RUN="${NODE_STACK_DIR:-$REPO/.node-stack}"
 mkdir -p "$(dirname "$RUN")"
 RUN="$(cd "$(dirname "$RUN")" && pwd)/$(basename "$RUN")"
@@ -155,7 +157,7 @@ EOF
   /usr/sbin/sshd -t -f "$RUN/ssh/sshd_config" || die "sshd rejected $RUN/ssh/sshd_config"
   if sshd_healthy; then return 0; fi
   # Absolute path: sshd re-executes itself.
-  setsid /usr/sbin/sshd -D -e -f "$RUN/ssh/sshd_config" > "$RUN/ssh/sshd.log" 2>&1 < /dev/null 9>&- &
+  ( close_inherited_fds; exec setsid /usr/sbin/sshd -D -e -f "$RUN/ssh/sshd_config" > "$RUN/ssh/sshd.log" 2>&1 < /dev/null ) &
   echo $! > "$RUN/ssh/sshd.pid.recorded"
   local i
   for i in $(seq 1 50); do
@@ -249,7 +251,7 @@ EOF
     for j in $(seq 1 50); do containerd_healthy && return 0; sleep 0.1; done
     die "containerd (pid $old) is alive but does not answer on $SOCK; run: bash $0 down && bash $0 up"
   fi
-  setsid /usr/bin/containerd --config "$C/config.toml" > "$C/containerd.log" 2>&1 < /dev/null 9>&- &
+  ( close_inherited_fds; exec setsid /usr/bin/containerd --config "$C/config.toml" > "$C/containerd.log" 2>&1 < /dev/null ) &
   echo $! > "$C/containerd.pid"
   local i pid
   pid="$(read_pid "$C/containerd.pid")"
@@ -466,7 +468,7 @@ cmd_check() {
 
 # up and down change shared machine state (a user, a bridge, cgroups): several test runs on one machine
 # must not interleave them, whatever their $RUN. The lock is outside $RUN, which down removes.
-# Daemons are started with 9>&- so that they do not keep holding it.
+# Daemons are started without it (close_inherited_fds) so that they do not keep holding it.
 with_lock() {
   exec 9> "${TMPDIR:-/tmp}/pleg-node-stack.lock"
   if ! flock -w 120 9; then die "another node-stack.sh up/down still holds the node-stack lock after 120 s"; fi

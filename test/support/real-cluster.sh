@@ -21,6 +21,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=closeInheritedFds.sh
+source "$HERE/closeInheritedFds.sh"
 R="${REALK8S_DIR:-/tmp/realk8s}"
 export REALK8S_DIR="$R"
 S="$R/run"
@@ -51,17 +53,6 @@ cluster() {
   else
     bash "$kit/cluster.sh" "$@"
   fi
-}
-
-# The daemons outlive this script: they must not inherit its open files, above all the fd of
-# `flock /tmp/pleg-heavy.lock …`, which would keep that lock held for the cluster's whole life.
-close_inherited_fds() {
-  local fd
-  for fd in /proc/$BASHPID/fd/*; do
-    fd="${fd##*/}"
-    # 255 is bash's own handle on this script.
-    [ "$fd" -gt 2 ] 2>/dev/null && [ "$fd" != 255 ] && { eval "exec $fd>&-" 2>/dev/null || true; }
-  done
 }
 
 need_root() { [ "$(id -u)" = 0 ] || die "must run as root (the kubelet and containerd need it)"; }

@@ -8,6 +8,7 @@ import type { FeedState, HostToWebview, SessionMode } from '../../src/shared/pan
 import { legendEntries, renderSessionCharts, type SessionChartLabels, type SessionCharts } from './sessionChart';
 import { appendDelta, nearestIndex, sessionSeries, type SessionSeries } from './sessionSeries';
 import { el } from './dom';
+import { PLEG_CONSTANTS } from '../../src/core/pleg/profiles';
 
 export type Translate = (key: string, ...args: Array<string | number>) => string;
 
@@ -288,6 +289,7 @@ export class SessionPane {
     const lines: HTMLElement[] = [el('h3', t('details.relist', start, (r.endMs - r.startMs).toFixed(1)))];
     if (!r.ok) lines.push(el('p', t('details.failed', r.error ?? '?'), 'error'));
     lines.push(el('p', t('details.since', (r.sinceLastRelistStartMs / 1000).toFixed(1))));
+    if (r.streamFailure !== undefined) lines.push(el('p', t('details.streamFailure', r.streamFailure.failures, PLEG_CONSTANTS.eventedMaxStreamRetries, r.streamFailure.error), 'error'));
     if (r.pods !== undefined) lines.push(el('p', t('details.pods', r.pods, r.containers ?? 0)));
     lines.push(el('p', t('details.events', r.events, r.discards)));
     if (r.podsInspected.length > 0) lines.push(el('p', t('details.inspected', r.podsInspected.length, r.podsInspected.slice(0, 12).join(', ') + (r.podsInspected.length > 12 ? ', …' : ''))));

@@ -2,12 +2,15 @@
 // latencies and errors included), asks this model which pods the kubelet's relist would inspect, fetches
 // exactly those statuses, and hands everything back: the model replays the period through the same
 // GenericPleg (and EventedPleg) the simulator uses, on a virtual clock advanced by the measured latencies,
-// and says what the kubelet's PLEG would have done, as SessionDelta records.
+// and says what the kubelet's PLEG would have done, as SessionDelta records. With the EventedPLEG gate on,
+// the feed also hands over what the runtime's GetContainerEvents stream delivers: each container event,
+// and each failure of the stream (which forces a relist, and after the kubelet's number of retries the
+// fallback to generic relisting).
 
 import { relistCost, type RpcLatencies } from '../pleg/cost/relistCost';
 import { EventChannel } from '../pleg/channel';
 import { computePodEvents } from '../pleg/events';
-import { EventedPleg, type CriContainerEventType } from '../pleg/evented';
+import { EventedPleg, type CriContainerEvent } from '../pleg/evented';
 import { GenericPleg, type EventedUsage } from '../pleg/generic';
 import { PodCache } from '../pleg/podCache';
 import { PLEG_CONSTANTS, PLEG_PROFILES } from '../pleg/profiles';
@@ -26,6 +29,8 @@ export interface LiveModelOptions {
   settings: SessionSettings;
   channelCapacity?: number;
   maxStreamRetries?: number;
+  /** Wall-clock ms (Unix epoch) of the model's t = 0: places the runtime's event createdAt on the clock. */
+  epochMs?: number;
 }
 
 /** Container IDs in deltas are the short form crictl prints. */
@@ -57,16 +62,23 @@ export class LivePlegModel {
   private lastRelistEndMs: number | null = null;
   /** The stamp the kubelet's Healthy() sees: the last successful relist's start, once its GetPods returned. */
   private visibleStamp: number | null = null;
-  private previousListing: RuntimePod[] | null = null;
   private latencies: RpcLatencies | null = null;
   private lastCounts = { pods: 0, containers: 0, sandboxes: 0 };
   private settingsChanged = false;
+  /** The fallback has just restarted the generic PLEG: its first relist is due at once. */
+  private restarted = false;
+  /** The event createdAt (Unix ns) shift that, with the whole-second base, makes a stamp of t = 0 exactly 0. */
+  private readonly createdAtShiftNs: bigint;
 
   constructor(options: LiveModelOptions) {
     const s = options.settings;
     this.base = { ...s };
     const profile = PLEG_PROFILES[s.profile];
     const gate = s.evented && profile.hasEventedPleg;
+    const epochMs = Math.round(options.epochMs ?? DEFAULT_BASE_UNIX_SEC * 1000);
+    const baseUnixSec = Math.floor(epochMs / 1000);
+    // 1.26–1.31 misread createdAt as seconds: no sub-second shift applies to that (far-future) stamp.
+    this.createdAtShiftNs = profile.eventedCreatedAtUnit === 'nanoseconds' ? BigInt(epochMs - baseUnixSec * 1000) * 1_000_000n : 0n;
     this.channel = new EventChannel(options.channelCapacity ?? PLEG_CONSTANTS.channelCapacity);
     const cache = new PodCache(gate);
     const clock = { now: () => this.clock.t };
@@ -93,6 +105,7 @@ export class LivePlegModel {
           cache,
           generic: this.generic,
           usage: this.usage,
+          baseUnixSec,
           fallbackPeriodMs: s.relistPeriodMs,
           fallbackThresholdMs: s.thresholdMs,
           ...(options.maxStreamRetries !== undefined ? { maxStreamRetries: options.maxStreamRetries } : {}),
@@ -108,20 +121,22 @@ export class LivePlegModel {
     return { ...this.current };
   }
 
-  /** EventedPLEG is in use: between generic relists the feed's listings only produce container events. */
+  /** EventedPLEG is in use: its GetContainerEvents stream is (re)opened; generic relists come every 300 s. */
   get eventedInUse(): boolean {
     return this.usage.inUse;
   }
 
   /** When the next generic relist is due (sliding period after the last one ended); null before the first. */
   get nextRelistDueMs(): number | null {
-    return this.lastRelistEndMs === null ? null : this.lastRelistEndMs + this.generic.relistPeriodMs;
+    if (this.lastRelistEndMs === null) return null;
+    // The fallback restarts the generic PLEG, whose loop (wait.Until) relists at once.
+    return this.restarted ? this.lastRelistEndMs : this.lastRelistEndMs + this.generic.relistPeriodMs;
   }
 
-  /** A listing at `atMs` is a generic relist (true) or, with EventedPLEG in use, only an event source (false). */
+  /** A generic relist is due at `atMs`: the first one, or one period (sliding) after the last ended. */
   relistDue(atMs: number): boolean {
     const due = this.nextRelistDueMs;
-    return !this.usage.inUse || due === null || atMs >= due;
+    return due === null || atMs >= due;
   }
 
   /**
@@ -150,6 +165,41 @@ export class LivePlegModel {
    * pod asked for twice needs two entries, used in order). Returns what the session gains.
    */
   relist(listing: CriListing, statuses: readonly PodStatusFetch[]): SessionDelta {
+    return this.runRelist(listing, statuses, null);
+  }
+
+  /**
+   * EventedPLEG's GetContainerEvents stream failed (any end counts: the kubelet's Recv loop returns even
+   * EOF as an error): the forced relist on this period's data, counted; after the kubelet's number of
+   * failures the generic PLEG returns to its own period and threshold (a `settings` record).
+   */
+  streamFailed(listing: CriListing, statuses: readonly PodStatusFetch[], error: string): SessionDelta {
+    if (this.evented === null || !this.usage.inUse) throw new Error('no EventedPLEG in use: a stream failure cannot be modelled');
+    return this.runRelist(listing, statuses, error);
+  }
+
+  /**
+   * One container event from the stream, arriving at `atMs` (not before the model's clock: an event that
+   * came during a relist is taken after it). Pod events the kubelet would send are recorded.
+   */
+  containerEvent(event: CriContainerEvent, atMs: number): SessionDelta {
+    const at = Math.max(atMs, this.clock.t);
+    const delta = this.beginDelta(at);
+    this.clock.t = at;
+    const evented = this.evented;
+    if (evented === null || !this.usage.inUse) return this.finishDelta(delta, at);
+    if (event.pod !== null) {
+      const pod = event.pod;
+      if (pod.name !== '' || !this.labels.has(pod.uid)) this.labels.set(pod.uid, podLabel(pod));
+    }
+    evented.handleEvent({ ...event, createdAt: BigInt(event.createdAt) - this.createdAtShiftNs });
+    // The sync loop keeps up with the channel.
+    this.generic.drain();
+    this.flush(at);
+    return this.finishDelta(delta, at);
+  }
+
+  private runRelist(listing: CriListing, statuses: readonly PodStatusFetch[], streamError: string | null): SessionDelta {
     const queue = new Map<string, PodStatusFetch[]>();
     for (const s of statuses) {
       const list = queue.get(s.uid);
@@ -162,9 +212,9 @@ export class LivePlegModel {
     this.clock.t = start;
     let report: RelistReport;
     let fellBack = false;
-    if (this.usage.inUse && !listingOk(listing)) {
-      // The runtime connection broke: for EventedPLEG that is a failed event stream, which forces a relist.
+    if (streamError !== null) {
       const r = (this.evented as EventedPleg).streamFailed();
+      // A ≤1.13 relist stuck in a send: no EventedPLEG there, so streamFailed() always relists here.
       report = r.relist as RelistReport;
       fellBack = r.fellBack;
     } else {
@@ -177,12 +227,12 @@ export class LivePlegModel {
     if (report.ok) this.stampChanged(getPodsEnd, start);
     this.flush(endMs);
     this.lastRelistEndMs = endMs;
+    this.restarted = fellBack;
     if (fellBack) this.settingsChanged = true;
 
     const pods = listingOk(listing) ? this.pods(listing) : null;
     if (pods !== null && listing.sandboxes !== undefined && listing.containers !== undefined) {
       this.lastCounts = { pods: pods.length, containers: listing.containers.length, sandboxes: listing.sandboxes.length };
-      this.previousListing = pods;
     }
     const stamp = this.generic.lastRelistMs;
     const relist: SessionRelist = {
@@ -196,49 +246,12 @@ export class LivePlegModel {
       sinceLastRelistStartMs: endMs - (stamp ?? 0),
       ...(report.error !== undefined ? { error: report.error } : {}),
       ...(pods !== null ? { pods: pods.length, containers: listing.containers?.length ?? 0 } : {}),
+      ...(streamError !== null ? { streamFailure: { error: streamError, failures: (this.evented as EventedPleg).failedStreams } } : {}),
     };
     delta.relists = [relist];
     const cost = this.costReading(endMs, relist.rpcs, report.inspected);
     if (cost !== null) delta.cost = [cost];
     return this.finishDelta(delta, endMs);
-  }
-
-  /**
-   * EventedPLEG in use and no relist due: the container changes since the last listing reach the model
-   * as CRI container events (what GetContainerEvents would have streamed).
-   */
-  observe(listing: CriListing): SessionDelta {
-    const at = listing.startMs + sumLatency(listing.calls);
-    const delta = this.beginDelta(at);
-    this.clock.t = at;
-    const evented = this.evented;
-    if (evented === null || !this.usage.inUse) return this.finishDelta(delta, at);
-    if (!listingOk(listing)) {
-      // A broken runtime connection is a failed event stream: feed such a listing to relist() instead.
-      return this.finishDelta(delta, at);
-    }
-    const pods = this.pods(listing);
-    const before = new Map<string, { pod: RuntimePod; state: string }>();
-    for (const pod of this.previousListing ?? []) for (const c of [...pod.containers, ...pod.sandboxes]) before.set(c.id, { pod, state: c.state });
-    const createdAt = BigInt(DEFAULT_BASE_UNIX_SEC) * 1_000_000_000n + BigInt(Math.round(at * 1e6));
-    const seen = new Set<string>();
-    for (const pod of pods) {
-      for (const c of [...pod.containers, ...pod.sandboxes]) {
-        seen.add(c.id);
-        const old = before.get(c.id)?.state;
-        let type: CriContainerEventType | null = null;
-        if (old === undefined) type = c.state === 'running' ? 'CONTAINER_STARTED_EVENT' : c.state === 'exited' ? 'CONTAINER_STOPPED_EVENT' : 'CONTAINER_CREATED_EVENT';
-        else if (old !== c.state) type = c.state === 'running' ? 'CONTAINER_STARTED_EVENT' : c.state === 'exited' ? 'CONTAINER_STOPPED_EVENT' : null;
-        if (type !== null) evented.handleEvent({ type, containerId: c.id, createdAt, pod: { ...pod, statusTimestampMs: at } });
-      }
-    }
-    for (const [id, { pod }] of before) {
-      if (!seen.has(id)) evented.handleEvent({ type: 'CONTAINER_DELETED_EVENT', containerId: id, createdAt, pod });
-    }
-    this.generic.drain();
-    this.previousListing = pods;
-    this.flush(at);
-    return this.finishDelta(delta, at);
   }
 
   /**

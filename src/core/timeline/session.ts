@@ -49,6 +49,11 @@ export interface SessionRelist {
   /** Pods and containers the runtime listed in this relist (absent when GetPods failed). */
   pods?: number;
   containers?: number;
+  /**
+   * EventedPLEG forced this relist: its GetContainerEvents stream failed with `error` (the kubelet's
+   * text), the `failures`-th time (at eventedPlegMaxStreamRetries it falls back to generic relisting).
+   */
+  streamFailure?: { error: string; failures: number };
 }
 
 export type PodEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'ContainerChanged';

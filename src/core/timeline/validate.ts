@@ -138,6 +138,13 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.num(r, 'sinceLastRelistStartMs', q, { min: 0 });
     c.num(r, 'pods', q, { optional: true, min: 0, integer: true });
     c.num(r, 'containers', q, { optional: true, min: 0, integer: true });
+    if (r['streamFailure'] !== undefined) {
+      const f = c.object(r['streamFailure'], `${q}streamFailure`);
+      if (f !== null) {
+        c.str(f, 'error', `${q}streamFailure.`);
+        c.num(f, 'failures', `${q}streamFailure.`, { min: 1, integer: true });
+      }
+    }
   });
   c.array(o, 'podEvents', '', (v, p) => {
     const e = c.object(v, p);

@@ -104,6 +104,7 @@ function sessionStrings(t: Localize): Record<string, string> {
     'details.relist': t('Relist at {0} UTC: {1} ms'),
     'details.failed': t('Failed: {0}'),
     'details.since': t('Time since the last successful relist started: {0} s'),
+    'details.streamFailure': t('Forced by a failed GetContainerEvents stream, failure {0} (the kubelet returns to generic relisting at 1 s / 3 min after {1}): {2}'),
     'details.pods': t('{0} pods, {1} containers listed'),
     'details.events': t('{0} events, {1} discarded'),
     'details.inspected': t('Pods inspected ({0}): {1}'),

@@ -24,7 +24,8 @@ import { CriError } from './criError';
 import { GrpcCode } from './grpc/status';
 import type { H2Channel } from './grpc/h2Channel';
 import { ProtoCodec } from './protoCodec';
-import type { ContainerListFilter, CriCallOptions, CriCallTiming, CriReader } from './reader';
+import { decodeContainerEvent } from './containerEvent';
+import type { ContainerEventsOptions, ContainerEventsStream, ContainerListFilter, CriCallOptions, CriCallTiming, CriReader } from './reader';
 import { DEFAULT_CRI_DEADLINE_MS } from './reader';
 
 export interface GrpcCriClientOptions {
@@ -121,6 +122,35 @@ export class GrpcCriClient implements CriReader {
 
   async listContainerStats(options?: CriCallOptions): Promise<CriContainerStats[]> {
     return parseStatsList(await this.call('ListContainerStats', {}, options));
+  }
+
+  /**
+   * GetContainerEvents, as the kubelet's EventedPLEG opens it: no deadline once open. A message that does
+   * not decode ends the stream with INTERNAL, as a failed Recv ends the kubelet's.
+   */
+  containerEvents(options: ContainerEventsOptions): ContainerEventsStream {
+    const method = 'GetContainerEvents';
+    const { path, requestType } = this.codec.method(method);
+    const started = performance.now();
+    const stop = new AbortController();
+    const onCallerAbort = (): void => stop.abort(new CriError(GrpcCode.CANCELLED, 'cancelled by caller', method, performance.now() - started));
+    if (options.signal.aborted) onCallerAbort();
+    else options.signal.addEventListener('abort', onCallerAbort, { once: true });
+    const call = this.channel.serverStream(method, path, this.codec.encode(requestType, {}), {
+      headersDeadlineMs: options.openDeadlineMs,
+      signal: stop.signal,
+      ...(options.onOpen ? { onOpen: options.onOpen } : {}),
+      onMessage: (bytes) => {
+        if (stop.signal.aborted) return;
+        try {
+          options.onEvent(decodeContainerEvent(this.codec, bytes));
+        } catch (error) {
+          stop.abort(new CriError(GrpcCode.INTERNAL, (error as Error).message, method, performance.now() - started, { cause: error }));
+        }
+      },
+    });
+    const done = call.done.finally(() => options.signal.removeEventListener('abort', onCallerAbort));
+    return { done, pause: () => call.pause(), resume: () => call.resume() };
   }
 
   private emit(timing: CriCallTiming): void {

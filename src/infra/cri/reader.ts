@@ -12,6 +12,7 @@ import type {
   CriVersion,
 } from '../../core/parse/criTypes';
 import type { CriCallTiming } from '../../core/node/nodeSnapshotTypes';
+import type { CriContainerEvent } from '../../core/pleg/evented';
 
 export interface CriCallOptions {
   /** Per-call deadline; the reader's default applies when absent. */
@@ -26,6 +27,24 @@ export interface ContainerListFilter {
   state?: CriContainerState;
 }
 
+export interface ContainerEventsOptions {
+  /** Bound on opening the stream (connection and response headers); the open stream has no deadline. */
+  openDeadlineMs: number;
+  signal: AbortSignal;
+  onEvent(event: CriContainerEvent): void;
+  /** The runtime accepted the stream. */
+  onOpen?(): void;
+}
+
+/** An open GetContainerEvents stream. */
+export interface ContainerEventsStream {
+  /** Resolves when the runtime ends the stream cleanly (EOF); rejects with CriError when it fails. */
+  readonly done: Promise<void>;
+  /** Back-pressure: stop/restart taking events (the runtime is held back by HTTP/2 flow control). */
+  pause(): void;
+  resume(): void;
+}
+
 export interface CriReader {
   /** e.g. "grpc unix:///run/containerd/containerd.sock via plegtest@10.0.0.5:22". */
   readonly description: string;
@@ -36,6 +55,8 @@ export interface CriReader {
   podSandboxStatus(id: string, options?: CriCallOptions & { verbose?: boolean }): Promise<CriPodSandboxStatus>;
   containerStatus(id: string, options?: CriCallOptions & { verbose?: boolean }): Promise<CriContainerStatus>;
   listContainerStats(options?: CriCallOptions): Promise<CriContainerStats[]>;
+  /** RuntimeService/GetContainerEvents; absent where the transport cannot stream (crictl). */
+  containerEvents?(options: ContainerEventsOptions): ContainerEventsStream;
   /** Every call's latency and outcome, as it completes. */
   onCall(listener: (timing: CriCallTiming) => void): () => void;
   close(): void;

@@ -2,8 +2,9 @@
 // values follow the public k8s.io/cri-api runtime/v1 definition (checked field by field); a wrong number
 // would silently decode garbage, which is what test/unit/cri/proto.test.ts guards against with known bytes.
 // Kept as a TypeScript string (parsed by protobufjs at runtime) so that the same source works in the
-// esbuild bundles and under vitest without a loader. Only read-only RPCs are declared here; the
-// test-support pod creator adds the mutating ones to its own root (test/support/criMutationsProto.ts).
+// esbuild bundles and under vitest without a loader. Only read-only RPCs (and the GetContainerEvents
+// stream) are declared here; the test-support pod creator adds the mutating ones to its own root
+// (test/support/criMutationsProto.ts).
 
 export const RUNTIME_V1_PROTO = `
 syntax = "proto3";
@@ -17,6 +18,7 @@ service RuntimeService {
   rpc ContainerStatus(ContainerStatusRequest) returns (ContainerStatusResponse) {}
   rpc ListContainerStats(ListContainerStatsRequest) returns (ListContainerStatsResponse) {}
   rpc Status(StatusRequest) returns (StatusResponse) {}
+  rpc GetContainerEvents(GetEventsRequest) returns (stream ContainerEventResponse) {}
 }
 
 message VersionRequest { string version = 1; }
@@ -200,5 +202,20 @@ message StatusRequest { bool verbose = 1; }
 message StatusResponse {
   RuntimeStatus status = 1;
   map<string, string> info = 2;
+}
+
+message GetEventsRequest {}
+enum ContainerEventType {
+  CONTAINER_CREATED_EVENT = 0;
+  CONTAINER_STARTED_EVENT = 1;
+  CONTAINER_STOPPED_EVENT = 2;
+  CONTAINER_DELETED_EVENT = 3;
+}
+message ContainerEventResponse {
+  string container_id = 1;
+  ContainerEventType container_event_type = 2;
+  int64 created_at = 3;
+  PodSandboxStatus pod_sandbox_status = 4;
+  repeated ContainerStatus containers_statuses = 5;
 }
 `;

@@ -24,6 +24,7 @@ import { buildShellCommand } from './shellQuote';
 import type { SshHop } from './sshConfig';
 import { CappedOutput } from '../cappedOutput';
 import { withDeadline } from '../../core/util/deadlineSignal';
+import { coalesceWrites } from './coalescedWrites';
 
 export const defaultMaxOutputBytes = 1024 * 1024;
 
@@ -248,6 +249,7 @@ export class SshConnection implements RemoteHost {
     const command = buildShellCommand(argv);
     const client = await this.connect(signal);
     const channel = await this.openChannel(client, `exec ${argv[0] ?? ''}`, signal, (cb) => client.exec(command, cb));
+    coalesceWrites(channel);
     const stderr = new CappedBuffer(4096);
     channel.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     channel.on('close', () => {
@@ -260,7 +262,9 @@ export class SshConnection implements RemoteHost {
   /** OpenSSH direct-streamlocal: a byte stream to a unix socket on the host, no remote process involved. */
   async openUnixSocket(path: string, signal?: AbortSignal): Promise<Duplex> {
     const client = await this.connect(signal);
-    return this.openChannel(client, `stream-local ${path}`, signal, (cb) => client.openssh_forwardOutStreamLocal(path, cb));
+    const channel = await this.openChannel(client, `stream-local ${path}`, signal, (cb) => client.openssh_forwardOutStreamLocal(path, cb));
+    coalesceWrites(channel);
+    return channel;
   }
 
   /** direct-tcpip from this host to another (ProxyJump). */

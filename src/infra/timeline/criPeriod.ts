@@ -8,13 +8,14 @@
 import { performance } from 'node:perf_hooks';
 import type { CriRpc } from '../../core/pleg/cost/criCall';
 import { DEADLINE_EXCEEDED_TEXT } from '../../core/pleg/cost/criCall';
-import type { ContainerState, PodStatus, RuntimeContainer, SandboxStatus } from '../../core/pleg/types';
-import type { CriContainer, CriContainerState, CriPodSandbox } from '../../core/parse/criTypes';
+import type { PodStatus, RuntimeContainer, SandboxStatus } from '../../core/pleg/types';
+import type { CriContainer, CriPodSandbox } from '../../core/parse/criTypes';
 import { parseContainersList, parsePodsList } from '../../core/parse/criJson';
 import type { CallSample, CriListing, ListedContainer, ListedSandbox, PodStatusFetch } from '../../core/timeline/criListing';
 import { CriError } from '../cri/criError';
 import { GrpcCriClient } from '../cri/criClient';
 import type { CriReader } from '../cri/reader';
+import { containerStateOfCri } from '../../core/pleg/criContainerState';
 
 const POD_UID_LABEL = 'io.kubernetes.pod.uid';
 
@@ -64,25 +65,12 @@ async function timed<T>(rpc: CriRpc, calls: CallSample[], signal: AbortSignal, r
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 
-function containerState(state: CriContainerState): ContainerState {
-  switch (state) {
-    case 'CONTAINER_RUNNING':
-      return 'running';
-    case 'CONTAINER_EXITED':
-      return 'exited';
-    case 'CONTAINER_CREATED':
-      return 'created';
-    case 'CONTAINER_UNKNOWN':
-      return 'unknown';
-  }
-}
-
 function toListedSandbox(s: CriPodSandbox): ListedSandbox {
   return { id: s.id, uid: s.metadata.uid, name: s.metadata.name, namespace: s.metadata.namespace, ready: s.state === 'SANDBOX_READY' };
 }
 
 function toListedContainer(c: CriContainer, sandboxUid: ReadonlyMap<string, string>): ListedContainer {
-  return { id: c.id, podUid: c.labels[POD_UID_LABEL] ?? sandboxUid.get(c.podSandboxId) ?? c.podSandboxId, state: containerState(c.state) };
+  return { id: c.id, podUid: c.labels[POD_UID_LABEL] ?? sandboxUid.get(c.podSandboxId) ?? c.podSandboxId, state: containerStateOfCri(c.state) };
 }
 
 /** GetPods: ListPodSandbox, then ListContainers (not made when the first failed, as in the kubelet). */
@@ -141,7 +129,7 @@ export async function fetchPodStatus(reader: CriReader, uid: string, options: Pe
   for (const c of containers) {
     const st = await timed('ContainerStatus', calls, options.signal, () => reader.containerStatus(c.id, call));
     if (st === undefined) return failed();
-    containerStatuses.push({ id: st.id, state: containerState(st.state) });
+    containerStatuses.push({ id: st.id, state: containerStateOfCri(st.state) });
   }
   const status: PodStatus = { uid, name, namespace, ips, containers: containerStatuses, sandboxes: sandboxStatuses, timestamp: null };
   return { uid, calls, status };

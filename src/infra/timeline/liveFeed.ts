@@ -9,7 +9,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { parseKubeletConfigz } from '../../core/parse/kubeletConfigz';
-import { profileForKubeletVersion } from '../../core/pleg/profiles';
+import { PLEG_CONSTANTS, profileForKubeletVersion } from '../../core/pleg/profiles';
 import type { CriListing } from '../../core/timeline/criListing';
 import { listingOk } from '../../core/timeline/criListing';
 import { KubeletSampler } from '../../core/timeline/kubeletSampler';
@@ -21,6 +21,7 @@ import type { CriReader } from '../cri/reader';
 import { fetchKubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
 import type { KubeGateway } from '../kube/gateway';
 import { fetchPodStatus, listRuntime, PeriodAbortedError } from './criPeriod';
+import { watchContainerEvents } from './eventStream';
 import { fetchNode, readNode, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
 import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
 
@@ -118,7 +119,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     }
   }
   if (signal.aborted) return;
-  const model = new LivePlegModel({ settings });
+  const model = new LivePlegModel({ settings, epochMs: Math.round(Date.now() - clock()) });
   initial.settings = model.settings;
   if (kubeletVersion !== undefined) initial.kubeletVersion = kubeletVersion;
   emit(initial, true);
@@ -129,63 +130,117 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   await Promise.all(loops);
 
   async function criLoop(connect: (signal: AbortSignal) => Promise<CriReader>): Promise<void> {
-    let reader: CriReader | undefined;
-    // The feed's own period: the generic relist period, and how often container changes are looked for
-    // while EventedPLEG is in use.
+    // The feed's own period: the generic relist period, and (while EventedPLEG is in use, relisting only
+    // every 300 s) how often Healthy() is looked at between relists.
     const period = (): number => options.settings.relistPeriodMs;
+    let reader: CriReader | undefined;
+    let connecting: Promise<CriReader> | undefined;
+    /** The runtime connection shared by the relists and the event stream; rejects only when the feed stops. */
+    const currentReader = (): Promise<CriReader> => {
+      if (reader !== undefined) return Promise.resolve(reader);
+      connecting ??= (async () => {
+        try {
+          for (;;) {
+            if (signal.aborted) throw new PeriodAbortedError('live feed stopped');
+            try {
+              reader = await connect(signal);
+              if (setLack('cri', undefined)) emit({ durationMs: clock() }, true);
+              return reader;
+            } catch (err) {
+              if (signal.aborted) throw new PeriodAbortedError('live feed stopped');
+              const changed = setLack('cri', `cannot reach the runtime over SSH: ${errorText(err)} (retrying)`);
+              logger.warn(`timeline of ${options.node}: CRI connection failed: ${errorText(err)}`);
+              emit(model.advance(clock()), changed);
+              await sleep(Math.max(period(), 5_000), signal);
+            }
+          }
+        } finally {
+          connecting = undefined;
+        }
+      })();
+      return connecting;
+    };
+    // The kubelet's relists are serial (its relist lock): a forced one waits for the periodic one.
+    let relisting: Promise<void> = Promise.resolve();
+    let busy = false;
+    const serially = (run: () => Promise<void>): Promise<void> => {
+      const next = relisting.then(async () => {
+        busy = true;
+        try {
+          await run();
+        } finally {
+          busy = false;
+          watcher?.drain();
+        }
+      });
+      relisting = next.catch(() => undefined);
+      return next;
+    };
+    /** One relist on a fresh listing; the connection is dropped when it broke (not for a slow runtime). */
+    const relistOnce = async (streamError: string | null): Promise<void> => {
+      const r = await currentReader();
+      if (await onePeriod(r, streamError)) {
+        r.close();
+        if (reader === r) reader = undefined;
+      }
+    };
+
+    const watcher = model.eventedInUse
+      ? watchContainerEvents({
+          signal,
+          inUse: () => model.eventedInUse,
+          reader: currentReader,
+          openDeadlineMs: () => settings.runtimeRequestTimeoutMs,
+          capacity: PLEG_CONSTANTS.channelCapacity,
+          clock,
+          busy: () => busy,
+          event: (event, atMs) => emit(model.containerEvent(event, atMs)),
+          failed: (error) =>
+            serially(async () => {
+              if (!model.eventedInUse) return;
+              await relistOnce(error);
+              // After the fallback the restarted generic PLEG relists at once.
+              if (!model.eventedInUse && model.relistDue(clock())) await relistOnce(null);
+            }).catch((err: unknown) => {
+              if (!(err instanceof PeriodAbortedError) && !signal.aborted) throw err;
+            }),
+          cannotStream: (reason) => {
+            logger.warn(`timeline of ${options.node}: ${reason}`);
+            emit({ durationMs: clock() }, setLack('evented', `EventedPLEG: ${reason}; the model relists every ${PLEG_CONSTANTS.eventedRelistPeriodMs / 1000} s and sees no container events`));
+          },
+          notOpened: (error) => logger.info(`timeline of ${options.node}: GetContainerEvents not open yet (${error}); the kubelet's stream would still be waiting`),
+        })
+      : undefined;
+
     try {
       while (!signal.aborted) {
-        if (reader === undefined) {
-          try {
-            reader = await connect(signal);
-            if (setLack('cri', undefined)) emit({ durationMs: clock() }, true);
-          } catch (err) {
-            if (signal.aborted) return;
-            const changed = setLack('cri', `cannot reach the runtime over SSH: ${errorText(err)} (retrying)`);
-            logger.warn(`timeline of ${options.node}: CRI connection failed: ${errorText(err)}`);
-            emit(model.advance(clock()), changed);
-            await sleep(Math.max(period(), 5_000), signal);
-            continue;
-          }
-        }
-        try {
-          if (await onePeriod(reader)) {
-            // The channel to the runtime broke (not a slow runtime): open a new one next period.
-            reader.close();
-            reader = undefined;
-          }
-        } catch (err) {
-          if (err instanceof PeriodAbortedError || signal.aborted) return;
-          throw err;
-        }
-        await sleep(period(), signal);
+        if (model.relistDue(clock())) await serially(() => relistOnce(null));
+        else emit(model.advance(clock()));
+        const due = model.nextRelistDueMs;
+        await sleep(due === null ? period() : Math.max(0, Math.min(period(), due - clock())), signal);
       }
+    } catch (err) {
+      if (!(err instanceof PeriodAbortedError) && !signal.aborted) throw err;
     } finally {
+      await watcher?.done;
       reader?.close();
     }
 
-    /** One period; true when the connection to the runtime broke. */
-    async function onePeriod(r: CriReader): Promise<boolean> {
+    /** One relist (forced by a failed event stream when `streamError` is set); true when the connection broke. */
+    async function onePeriod(r: CriReader, streamError: string | null): Promise<boolean> {
       const deadlineMs = settings.runtimeRequestTimeoutMs;
       const start = clock();
       let getPodsOkAt: number | undefined;
       // While a call hangs, Healthy() still turns false on time.
       const tick = setInterval(() => emit(model.advance(clock(), getPodsOkAt)), options.tickMs ?? Math.min(1_000, Math.max(100, settings.relistPeriodMs)));
       try {
-        const due = model.relistDue(start);
         const listing: CriListing = await listRuntime(r, start, { deadlineMs, signal });
         const broken = listing.calls.some((c) => c.error?.includes('code = Unavailable') === true);
-        // While EventedPLEG is in use a listing only yields container events, unless it failed: a broken
-        // runtime connection is a failed event stream, which forces a relist (and, after 5, the fallback).
-        if (!due && listingOk(listing)) {
-          emit(model.observe(listing));
-          return broken;
-        }
         if (listingOk(listing)) getPodsOkAt = start + listing.calls.reduce((ms, c) => ms + c.latencyMs, 0);
         const statuses = [];
         // Serially, in the model's order of need, as the kubelet inspects pods one after another.
         for (const uid of model.statusRequests(listing)) statuses.push(await fetchPodStatus(r, uid, { deadlineMs, signal }));
-        const delta = model.relist(listing, statuses);
+        const delta = streamError === null ? model.relist(listing, statuses) : model.streamFailed(listing, statuses, streamError);
         if (delta.settings !== undefined) settings = { ...settings, ...delta.settings };
         emit(delta);
         return broken;

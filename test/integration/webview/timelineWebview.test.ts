@@ -397,6 +397,23 @@ describe('the session pane in headless Chromium', () => {
     await page.close();
   });
 
+  it('a relist forced by a failed GetContainerEvents stream says so, and which failure it was, on hover', async () => {
+    const session = JSON.parse(JSON.stringify(recordedSession({ durationS: 600, pods: 30, freeze: { atS: 120, forS: 300 } }))) as ReturnType<typeof recordedSession>;
+    const forced = session.relists.find((r) => !r.ok)!;
+    forced.streamFailure = { error: 'rpc error: code = Unimplemented desc = method GetContainerEvents not implemented', failures: 2 };
+    const { page, consoleErrors } = await open(undefined, NODE);
+    await toPage(page, { type: 'session', mode: 'replay', label: 'an evented recording', session, prediction: PREDICTION, feed: 'ended' });
+    await page.locator('#session-chart canvas').first().waitFor();
+    const box = (await page.locator('#session-chart .u-over').boundingBox())!;
+    await page.mouse.move(box.x + (box.width * forced.endMs) / session.durationMs, box.y + box.height / 2);
+    await page.locator('#relist-details h3').waitFor();
+    await expect(page.locator('#relist-details').textContent()).resolves.toContain(
+      'Forced by a failed GetContainerEvents stream, failure 2 (the kubelet returns to generic relisting at 1 s / 3 min after 5): rpc error: code = Unimplemented desc = method GetContainerEvents not implemented',
+    );
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('live: deltas grow the charts, Pause asks the host and shows it, exports are requested by format', async () => {
     const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
     recorder.advance(30_000);

@@ -7,8 +7,8 @@ import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { H2Channel } from '../../../src/infra/cri/grpc/h2Channel';
 import { encodeFrame, FrameDecoder } from '../../../src/infra/cri/grpc/framing';
-import { CriError } from '../../../src/infra/cri/criError';
 import { memoryPair } from './memoryPair';
+import { criFailure } from '../../support/criFailure';
 
 type Handler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, request: Buffer) => void;
 
@@ -72,15 +72,6 @@ const ok = (reply: Buffer, split = false): Handler => (stream) => {
   }
 };
 
-async function failure(promise: Promise<unknown>): Promise<CriError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CriError);
-  return error as CriError;
-}
-
 describe('H2Channel unary calls', () => {
   it('sends the gRPC request headers and one framed message, and returns the reply', async () => {
     let seen: { headers: http2.IncomingHttpHeaders; request: Buffer } | undefined;
@@ -107,7 +98,7 @@ describe('H2Channel unary calls', () => {
     const h = harness((stream) => {
       stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5', 'grpc-message': 'container %22abc%22 not found: caf%C3%A9' }, { endStream: true });
     });
-    const error = await failure(h.channel.unary('ContainerStatus', '/s/ContainerStatus', Buffer.alloc(0), { deadlineMs: 2_000 }));
+    const error = await criFailure(h.channel.unary('ContainerStatus', '/s/ContainerStatus', Buffer.alloc(0), { deadlineMs: 2_000 }));
     expect(error).toMatchObject({ code: 5, codeName: 'NOT_FOUND', method: 'ContainerStatus', detail: 'container "abc" not found: café' });
     expect(error.message).toMatch(/^ContainerStatus: NOT_FOUND: container "abc" not found: café \(after \d+ ms\)$/);
   });
@@ -118,32 +109,32 @@ describe('H2Channel unary calls', () => {
       stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '12', 'grpc-message': 'method GetContainerEvents not implemented' }));
       stream.end();
     });
-    const error = await failure(h.channel.unary('GetContainerEvents', '/s/G', Buffer.alloc(0), { deadlineMs: 2_000 }));
+    const error = await criFailure(h.channel.unary('GetContainerEvents', '/s/G', Buffer.alloc(0), { deadlineMs: 2_000 }));
     expect(error).toMatchObject({ code: 12, codeName: 'UNIMPLEMENTED', detail: 'method GetContainerEvents not implemented' });
   });
 
   it('maps an HTTP error without grpc-status and refuses a reply without status or with two messages', async () => {
     const notFound = harness((stream) => stream.respond({ ':status': 404 }, { endStream: true }));
-    expect(await failure(notFound.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 2_000 }))).toMatchObject({ code: 12, detail: 'HTTP 404 without grpc-status' });
+    expect(await criFailure(notFound.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 2_000 }))).toMatchObject({ code: 12, detail: 'HTTP 404 without grpc-status' });
 
     const noStatus = harness((stream) => {
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
       stream.end(encodeFrame(Buffer.from('x')));
     });
-    expect(await failure(noStatus.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 2_000 }))).toMatchObject({ code: 14, detail: 'stream closed without grpc-status' });
+    expect(await criFailure(noStatus.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 2_000 }))).toMatchObject({ code: 14, detail: 'stream closed without grpc-status' });
 
     const two = harness((stream) => {
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
       stream.end(Buffer.concat([encodeFrame(Buffer.from('a')), encodeFrame(Buffer.from('b'))]));
     });
-    expect(await failure(two.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 2_000 }))).toMatchObject({ code: 13, detail: 'expected exactly one reply message, got 2 (+0 stray bytes)' });
+    expect(await criFailure(two.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 2_000 }))).toMatchObject({ code: 13, detail: 'expected exactly one reply message, got 2 (+0 stray bytes)' });
   });
 
   it('cancels an unanswered call at the deadline with DEADLINE_EXCEEDED and RST_STREAM CANCEL', async () => {
     const h = harness(() => undefined);
     const started = performance.now();
-    const error = await failure(h.channel.unary('ListPodSandbox', '/s/L', Buffer.alloc(0), { deadlineMs: 300 }));
+    const error = await criFailure(h.channel.unary('ListPodSandbox', '/s/L', Buffer.alloc(0), { deadlineMs: 300 }));
     const elapsed = performance.now() - started;
     expect(error).toMatchObject({ code: 4, codeName: 'DEADLINE_EXCEEDED', method: 'ListPodSandbox' });
     expect(elapsed).toBeGreaterThanOrEqual(295);
@@ -159,15 +150,15 @@ describe('H2Channel unary calls', () => {
     const h = harness(() => undefined);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect(await failure(h.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 5_000, signal: controller.signal }))).toMatchObject({ code: 1, codeName: 'CANCELLED' });
+    expect(await criFailure(h.channel.unary('X', '/s/X', Buffer.alloc(0), { deadlineMs: 5_000, signal: controller.signal }))).toMatchObject({ code: 1, codeName: 'CANCELLED' });
   });
 
   it('applies the deadline to a connect that never completes, and reports a failed connect as UNAVAILABLE', async () => {
     const hanging = new H2Channel(() => new Promise<Duplex>(() => undefined), 'nowhere');
-    expect(await failure(hanging.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 200 }))).toMatchObject({ code: 4 });
+    expect(await criFailure(hanging.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 200 }))).toMatchObject({ code: 4 });
     hanging.close();
     const refused = new H2Channel(() => Promise.reject(new Error('connect /x.sock: ENOENT')), 'x');
-    expect(await failure(refused.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 1_000 }))).toMatchObject({ code: 14, detail: 'connect /x.sock: ENOENT' });
+    expect(await criFailure(refused.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 1_000 }))).toMatchObject({ code: 14, detail: 'connect /x.sock: ENOENT' });
     refused.close();
   });
 
@@ -195,8 +186,8 @@ describe('H2Channel connect bound', () => {
       undefined,
       100,
     );
-    expect(await failure(channel.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 1_000 }))).toMatchObject({ code: 14, detail: 'opening a stream to stuck took longer than 100 ms' });
-    await failure(channel.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 1_000 }));
+    expect(await criFailure(channel.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 1_000 }))).toMatchObject({ code: 14, detail: 'opening a stream to stuck took longer than 100 ms' });
+    await criFailure(channel.unary('Version', '/s/V', Buffer.alloc(0), { deadlineMs: 1_000 }));
     expect(opens).toBe(2);
     channel.close();
   });

@@ -4,22 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { ProtoCodec } from '../../../src/infra/cri/protoCodec';
 import { parseContainerStatus, parsePodsList } from '../../../src/core/parse/criJson';
+import { fVarint, fBytes, fString } from '../../support/protoBytes';
 
-/** Minimal protobuf writer: tag = field << 3 | wire type. */
-const varint = (value: bigint | number): number[] => {
-  let v = BigInt(value);
-  const out: number[] = [];
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) byte |= 0x80;
-    out.push(byte);
-  } while (v > 0n);
-  return out;
-};
-const fVarint = (field: number, value: bigint | number): number[] => [...varint((field << 3) | 0), ...varint(value)];
-const fBytes = (field: number, bytes: number[]): number[] => [...varint((field << 3) | 2), ...varint(bytes.length), ...bytes];
-const fString = (field: number, s: string): number[] => fBytes(field, [...Buffer.from(s, 'utf8')]);
 
 const codec = ProtoCodec.create();
 

@@ -6,6 +6,7 @@ import { PROFILE_1_32_PLUS } from '../../../src/core/pleg/profiles';
 import { LivePlegModel } from '../../../src/core/timeline/liveModel';
 import { DEFAULT_SESSION_SETTINGS, newTimelineSession } from '../../../src/core/timeline/newSession';
 import { applySessionDelta, type SessionSettings } from '../../../src/core/timeline/session';
+import { parseTimelineSession } from '../../../src/core/timeline/validate';
 import { failedListing, okListing, statusesFor, type PodSpec } from './liveFixtures';
 
 const settings = (over: Partial<SessionSettings> = {}): SessionSettings => ({ ...DEFAULT_SESSION_SETTINGS, thresholdMs: 5_000, runtimeRequestTimeoutMs: 2_000, ...over });
@@ -117,19 +118,71 @@ describe('LivePlegModel', () => {
     expect(d.health).toEqual([{ atMs: 5_000, healthy: false, message: 'pleg was last seen active 5.001s ago; threshold is 5s' }]);
   });
 
-  it('EventedPLEG: 300 s / 10 min while evented, container events between relists, back to the generic settings after 5 stream failures', () => {
-    const model = new LivePlegModel({ settings: settings({ evented: true, relistPeriodMs: 1_000, thresholdMs: 180_000 }) });
+  it('EventedPLEG: 300 s / 10 min while evented; stream events reach the cache and the channel by createdAt', () => {
+    // t = 0 is half a second past a whole Unix second: createdAt must land on the clock to the nanosecond.
+    const epochMs = 1_700_000_000_500;
+    const at = (ms: number): bigint => BigInt(epochMs + ms) * 1_000_000n;
+    const model = new LivePlegModel({ settings: settings({ evented: true, relistPeriodMs: 1_000, thresholdMs: 180_000 }), epochMs });
     expect(model.settings).toMatchObject({ relistPeriodMs: 300_000, thresholdMs: 600_000, evented: true });
     const l0 = okListing(0, pods);
     expect(model.relistDue(0)).toBe(true);
     model.relist(l0, statusesFor(l0, model.statusRequests(l0)));
     expect(model.relistDue(1_000)).toBe(false);
-    const d = model.observe(okListing(1_000, [pods[0] as PodSpec, { uid: 'b', containers: ['running', 'exited'] }, pods[2] as PodSpec]));
-    expect(d.podEvents).toEqual([{ atMs: 1_006, pod: 'default/pod-b', type: 'ContainerDied', container: 'c-b-1' }]);
-    let last;
-    for (let i = 0; i < 5; i++) last = model.relist(failedListing(2_000 + i * 1_000, 5, 'rpc error: code = Unavailable desc = connection refused'), []);
-    expect(last?.settings).toMatchObject({ relistPeriodMs: 1_000, thresholdMs: 180_000, evented: true });
+    expect(model.nextRelistDueMs).toBeGreaterThanOrEqual(300_000);
+    const podB = (second: 'running' | 'exited') => ({
+      uid: 'b',
+      name: 'pod-b',
+      namespace: 'default',
+      sandboxes: [{ id: 'sb-b', state: 'running' as const }],
+      containers: [
+        { id: 'c-b-0', state: 'running' as const },
+        { id: 'c-b-1', state: second },
+      ],
+    });
+    // Older than the relist's cache write (its statuses were stamped while it ran, after 6 ms): refused, no event.
+    expect(model.containerEvent({ type: 'CONTAINER_STOPPED_EVENT', containerId: 'c-b-1', createdAt: at(1), pod: podB('exited') }, 900).podEvents).toBeUndefined();
+    const d = model.containerEvent({ type: 'CONTAINER_STOPPED_EVENT', containerId: 'c-b-1', createdAt: at(1_000), pod: podB('exited') }, 1_001);
+    expect(d.podEvents).toEqual([{ atMs: 1_001, pod: 'default/pod-b', type: 'ContainerDied', container: 'c-b-1' }]);
+    // No sandbox status: ignored, as the kubelet does.
+    expect(model.containerEvent({ type: 'CONTAINER_STARTED_EVENT', containerId: 'c-b-1', createdAt: at(1_500), pod: null }, 1_500).podEvents).toBeUndefined();
+    // Deleted: Died + Removed, whatever the cache says.
+    const removed = model.containerEvent({ type: 'CONTAINER_DELETED_EVENT', containerId: 'c-b-1', createdAt: at(1_200), pod: podB('exited') }, 1_600);
+    expect(removed.podEvents?.map((e) => e.type)).toEqual(['ContainerDied', 'ContainerRemoved']);
+    expect(removed.relists).toBeUndefined();
+  });
+
+  it('EventedPLEG: each failed stream forces a counted relist; the 5th falls back to the generic settings and relists at once', () => {
+    const model = new LivePlegModel({ settings: settings({ evented: true, relistPeriodMs: 1_000, thresholdMs: 180_000 }) });
+    const l0 = okListing(0, pods);
+    model.relist(l0, statusesFor(l0, model.statusRequests(l0)));
+    const error = 'rpc error: code = Unimplemented desc = method GetContainerEvents not implemented';
+    const deltas = [];
+    for (let i = 0; i < 5; i++) {
+      expect(model.eventedInUse).toBe(true);
+      const l = okListing(100 + i * 100, pods);
+      deltas.push(model.streamFailed(l, statusesFor(l, model.statusRequests(l)), error));
+    }
+    expect(deltas.map((d) => d.relists?.[0]?.streamFailure)).toEqual([1, 2, 3, 4, 5].map((failures) => ({ error, failures })));
+    // The count survives the session format; a malformed one is named.
+    const session = newTimelineSession({ node: 'n', source: 'live', startedAt: new Date(0), settings: settings({ evented: true }) });
+    for (const d of deltas) applySessionDelta(session, d);
+    expect(parseTimelineSession(JSON.parse(JSON.stringify(session)))).toMatchObject({ ok: true });
+    const bad = JSON.parse(JSON.stringify(session)) as { relists: { streamFailure?: unknown }[] };
+    (bad.relists[1] as { streamFailure?: unknown }).streamFailure = { error: error, failures: 0 };
+    expect(JSON.stringify(parseTimelineSession(bad))).toContain('relists[1].streamFailure.failures');
+    expect(deltas.map((d) => d.relists?.[0]?.ok)).toEqual([true, true, true, true, true]);
+    expect(deltas.slice(0, 4).every((d) => d.settings === undefined)).toBe(true);
+    expect(deltas[4]?.settings).toMatchObject({ relistPeriodMs: 1_000, thresholdMs: 180_000, evented: true });
     expect(model.eventedInUse).toBe(false);
-    expect(model.relistDue(6_100)).toBe(true);
+    // The restarted generic PLEG relists at once, then every second.
+    const end = deltas[4]?.relists?.[0]?.endMs ?? NaN;
+    expect(model.nextRelistDueMs).toBe(end);
+    const l6 = okListing(end, pods);
+    const after = model.relist(l6, statusesFor(l6, model.statusRequests(l6)));
+    expect(after.relists?.[0]?.streamFailure).toBeUndefined();
+    expect(model.nextRelistDueMs).toBe((after.relists?.[0]?.endMs ?? NaN) + 1_000);
+    // No stream after the fallback: a failure cannot be modelled, events are not taken.
+    expect(() => model.streamFailed(l6, [], error)).toThrow(/no EventedPLEG in use/u);
+    expect(model.containerEvent({ type: 'CONTAINER_STARTED_EVENT', containerId: 'x', createdAt: 0n, pod: { uid: 'a', name: 'pod-a', namespace: 'default', sandboxes: [], containers: [] } }, end + 10).podEvents).toBeUndefined();
   });
 });

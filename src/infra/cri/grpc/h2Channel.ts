@@ -1,14 +1,17 @@
-// A unary-only gRPC client on node:http2 over any byte stream (a unix socket, an SSH direct-streamlocal
-// channel, or the stdio of `socat` run over SSH). grpc-js cannot take a ready-made stream, hence this.
-// Every call carries grpc-timeout for the server AND a client-side timer: a SIGSTOPped runtime never
-// answers, so only our own timer (which cancels the stream with NGHTTP2_CANCEL) ends the call.
+// A gRPC client on node:http2 over any byte stream (a unix socket, an SSH direct-streamlocal channel, or
+// the stdio of `socat` run over SSH). grpc-js cannot take a ready-made stream, hence this. Unary calls
+// carry grpc-timeout for the server AND a client-side timer: a SIGSTOPped runtime never answers, so only
+// our own timer (which cancels the stream with NGHTTP2_CANCEL) ends the call. Server streams
+// (serverStream.ts) have a timer only until their response headers.
 
 import * as http2 from 'node:http2';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { CriError } from '../criError';
 import { encodeFrame, FrameDecoder } from './framing';
-import { decodeGrpcMessage, formatGrpcTimeout, GrpcCode } from './status';
+import { formatGrpcTimeout, GrpcCode } from './status';
+import { CallEnd } from './callEnd';
+import { StreamFlow, streamOnSession, type ServerStreamCall, type ServerStreamOptions } from './serverStream';
 import { abortable } from '../../../core/util/abortable';
 import type { Logger } from '../../../core/util/logger';
 import { silentLogger } from '../../../core/util/logger';
@@ -21,31 +24,6 @@ export interface UnaryOptions {
   /** Whole-call deadline, including (re)connecting. */
   deadlineMs: number;
   signal?: AbortSignal;
-}
-
-/** Maps the HTTP status of a non-gRPC reply as the gRPC spec says (http-grpc-status-mapping). */
-function codeForHttpStatus(status: number): number {
-  switch (status) {
-    case 400:
-      return GrpcCode.INTERNAL;
-    case 401:
-      return 16;
-    case 403:
-      return GrpcCode.PERMISSION_DENIED;
-    case 404:
-      return GrpcCode.UNIMPLEMENTED;
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return GrpcCode.UNAVAILABLE;
-    default:
-      return GrpcCode.UNKNOWN;
-  }
-}
-
-function headerString(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 export class H2Channel {
@@ -90,6 +68,60 @@ export class H2Channel {
       return await this.call(session, method, path, request, options.deadlineMs - elapsed(), abort.signal, elapsed);
     } catch (error) {
       throw failure ?? (error instanceof CriError ? error : new CriError(GrpcCode.UNAVAILABLE, String((error as Error)?.message ?? error), method, elapsed(), { cause: error }));
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  /**
+   * Opens a server-streaming call. Connecting and the response headers are bounded by
+   * `headersDeadlineMs`; after that only the caller's signal (or the server) ends the stream.
+   */
+  serverStream(method: string, path: string, request: Uint8Array, options: ServerStreamOptions): ServerStreamCall {
+    const flow = new StreamFlow((message) => options.onMessage(message));
+    const done = this.runServerStream(method, path, request, options, flow);
+    return { done, pause: () => flow.pause(), resume: () => flow.resume() };
+  }
+
+  private async runServerStream(method: string, path: string, request: Uint8Array, options: ServerStreamOptions, flow: StreamFlow): Promise<void> {
+    const started = performance.now();
+    const elapsed = (): number => performance.now() - started;
+    if (this.closed) throw new CriError(GrpcCode.CANCELLED, `channel to ${this.target} is closed`, method, 0);
+    if (options.signal?.aborted) throw new CriError(GrpcCode.CANCELLED, 'cancelled before start', method, 0);
+    const abort = new AbortController();
+    const fail = (error: CriError): void => {
+      if (!abort.signal.aborted) abort.abort(error);
+    };
+    const timer = setTimeout(
+      () => fail(new CriError(GrpcCode.DEADLINE_EXCEEDED, `stream not open within the ${options.headersDeadlineMs} ms deadline (client-side)`, method, elapsed())),
+      options.headersDeadlineMs,
+    );
+    // A caller's own CriError (e.g. a message it could not decode) stays the call's outcome.
+    const onCallerAbort = (): void => {
+      const reason = options.signal?.reason as unknown;
+      fail(reason instanceof CriError ? reason : new CriError(GrpcCode.CANCELLED, 'cancelled by caller', method, elapsed()));
+    };
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    try {
+      const session = await this.waitForSession(abort.signal, () => (abort.signal.reason as Error | undefined) ?? new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
+      await streamOnSession({
+        session,
+        method,
+        path,
+        request,
+        flow,
+        signal: abort.signal,
+        elapsed,
+        onHeaders: () => {
+          clearTimeout(timer);
+          options.onOpen?.();
+        },
+        transportError: () => this.transportErrors.get(session),
+      });
+    } catch (error) {
+      const reason = abort.signal.reason as unknown;
+      throw reason instanceof CriError ? reason : error instanceof CriError ? error : new CriError(GrpcCode.UNAVAILABLE, String((error as Error)?.message ?? error), method, elapsed(), { cause: error });
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onCallerAbort);
@@ -222,10 +254,7 @@ export class H2Channel {
       }
       const decoder = new FrameDecoder();
       const messages: Buffer[] = [];
-      let grpcStatus: number | undefined;
-      let grpcMessage = '';
-      let httpStatus: number | undefined;
-      let streamError: Error | undefined;
+      const end = new CallEnd();
       let settled = false;
 
       const settle = (outcome: Buffer | CriError): void => {
@@ -246,53 +275,24 @@ export class H2Channel {
       }
       signal.addEventListener('abort', onAbort, { once: true });
 
-      const readStatus = (headers: http2.IncomingHttpHeaders): void => {
-        const status = headerString(headers['grpc-status']);
-        if (status !== undefined) {
-          grpcStatus = Number.parseInt(status, 10);
-          grpcMessage = decodeGrpcMessage(headerString(headers['grpc-message']) ?? '');
-        }
-      };
-      stream.on('response', (headers) => {
-        httpStatus = Number(headers[':status']);
-        // Trailers-only responses (errors without a body) carry grpc-status in the response headers.
-        readStatus(headers);
-      });
-      stream.on('trailers', (trailers) => readStatus(trailers));
+      stream.on('response', (headers) => end.onResponse(headers));
+      stream.on('trailers', (trailers) => end.readStatus(trailers));
       stream.on('data', (chunk: Buffer) => {
         try {
           messages.push(...decoder.push(chunk));
         } catch (error) {
-          streamError = error as Error;
+          end.streamError = error as Error;
           stream.close(http2.constants.NGHTTP2_CANCEL);
         }
       });
       stream.on('error', (error) => {
-        streamError = error;
+        end.streamError = error;
       });
       stream.on('close', () => {
         const ms = elapsed();
-        if (streamError && grpcStatus === undefined) {
-          const transportError = this.transportErrors.get(session);
-          const cause = transportError ?? streamError;
-          settle(new CriError(GrpcCode.UNAVAILABLE, transportError ? `connection failed: ${transportError.message}` : `stream failed: ${streamError.message}`, method, ms, { cause }));
-          return;
-        }
-        if (grpcStatus === undefined) {
-          if (httpStatus !== undefined && httpStatus !== 200) {
-            settle(new CriError(codeForHttpStatus(httpStatus), `HTTP ${httpStatus} without grpc-status`, method, ms));
-          } else {
-            const rst = stream.rstCode;
-            settle(new CriError(GrpcCode.UNAVAILABLE, `stream closed without grpc-status${rst ? ` (RST_STREAM ${rst})` : ''}`, method, ms));
-          }
-          return;
-        }
-        if (grpcStatus !== 0) {
-          settle(new CriError(grpcStatus, grpcMessage || '(no message)', method, ms));
-          return;
-        }
-        if (streamError) {
-          settle(new CriError(GrpcCode.INTERNAL, `bad reply: ${streamError.message}`, method, ms, { cause: streamError }));
+        const error = end.errorAtClose(method, ms, stream.rstCode, this.transportErrors.get(session));
+        if (error !== null) {
+          settle(error);
           return;
         }
         if (decoder.pendingBytes > 0 || messages.length !== 1) {
