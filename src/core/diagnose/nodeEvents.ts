@@ -1,15 +1,11 @@
 // Reading the node's events: Ready flapping (E1 "Node X status is now: NodeNotReady/NodeReady") and a
 // recent kubelet start (reason "Starting").
 
+import { eventLastSeen } from '../kube/eventTime';
 import type { KubeEvent } from '../kube/objects';
 
 function eventTime(e: KubeEvent): number | undefined {
-  for (const t of [e.lastTimestamp, e.eventTime, e.firstTimestamp]) {
-    if (t === undefined || t === null) continue;
-    const ms = t instanceof Date ? t.getTime() : typeof t === 'string' ? Date.parse(t) : Number.NaN;
-    if (!Number.isNaN(ms)) return ms;
-  }
-  return undefined;
+  return eventLastSeen(e)?.getTime();
 }
 
 /** Ready transitions among the events: how many, and their mean spacing. Undefined when there are fewer than two. */

@@ -1,6 +1,7 @@
 // Descriptions of the child rows under a node: the Ready condition with the kubelet's own message (PLEG
 // text first, since that is what the user came for) and events with message, count and age.
 
+import { eventLastSeen } from '../kube/eventTime';
 import type { KubeEvent, NodeCondition } from '../kube/objects';
 import { conditionHealth } from './conditionHealth';
 import { formatAge, secondsSince } from './humanAge';
@@ -30,14 +31,10 @@ export function conditionDescription(condition: NodeCondition): string {
   return condition.reason === undefined || condition.reason === '' ? status : `${status} · ${condition.reason}`;
 }
 
-export function eventTime(event: KubeEvent): string | Date | undefined {
-  return event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp;
-}
-
 /** "3m ago · ×4 · Node x status is now: NodeNotReady": age first (short), then count, then the message. */
 export function eventDescription(event: KubeEvent, now: Date, t: Localize): string {
   const parts: string[] = [];
-  const ago = secondsSince(eventTime(event), now);
+  const ago = secondsSince(eventLastSeen(event), now);
   if (ago !== undefined) parts.push(t('{0} ago', formatAge(ago, t)));
   if (event.count !== undefined && event.count > 1) parts.push(`×${event.count}`);
   const message = event.message?.replace(/\s+/g, ' ').trim() ?? '';

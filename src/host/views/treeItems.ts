@@ -8,7 +8,8 @@ import { clusterErrorContextValue, contextContextValue, nodeContextValue } from 
 import { entryFlaps } from '../../core/tree/contextNodes';
 import { codeBlock, escapeMarkdown } from '../../core/tree/markdown';
 import { describeNode } from '../../core/tree/nodeDescription';
-import { conditionDescription, eventDescription, eventTime } from '../../core/tree/rowText';
+import { conditionDescription, eventDescription } from '../../core/tree/rowText';
+import { eventLastSeen } from '../../core/kube/eventTime';
 import type { ClockOptions } from '../../core/tree/timeText';
 import { formatWhen } from '../../core/tree/timeText';
 import type { IconSpec } from '../../core/tree/verdictPresentation';
@@ -167,7 +168,7 @@ export function eventTreeItem(element: EventElement, now: Date): vscode.TreeItem
   const md = [`**${escapeMarkdown(reason)}** (${escapeMarkdown(event.type ?? 'Normal')})`];
   if (event.message !== undefined) md.push(codeBlock(event.message));
   if (source !== undefined) md.push(t('Source: {0}', escapeMarkdown(source)));
-  const last = formatWhen(eventTime(event), now, t, clockOptions());
+  const last = formatWhen(eventLastSeen(event), now, t, clockOptions());
   if (event.count !== undefined && event.count > 1) {
     const first = formatWhen(event.firstTimestamp, now, t, clockOptions());
     md.push(t('{0} times; first {1}, last {2}', event.count, escapeMarkdown(first ?? '?'), escapeMarkdown(last ?? '?')));

@@ -2,6 +2,7 @@
 // the two on-demand reads the details view needs (node events, pod count), and the reads a diagnosis
 // needs (one Node, the kubelet's endpoints through the node proxy).
 
+import { newestFirst } from '../../core/kube/eventTime';
 import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
@@ -42,17 +43,6 @@ function checkNodeName(node: string): void {
 }
 const PAGE = 500;
 
-function time(value: unknown): number {
-  if (typeof value === 'string') {
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? 0 : t;
-  }
-  return value instanceof Date ? value.getTime() : 0;
-}
-
-function eventTime(e: KubeEvent): number {
-  return Math.max(time(e.lastTimestamp), time(e.eventTime), time(e.firstTimestamp), time(e.metadata?.creationTimestamp));
-}
 
 class Gateway implements KubeGateway {
   private loaded: LoadedKubeconfig | undefined;
@@ -137,7 +127,7 @@ class Gateway implements KubeGateway {
       token = list.metadata?.continue || undefined;
       if (!token) break;
     }
-    return events.sort((a, b) => eventTime(b) - eventTime(a));
+    return events.sort(newestFirst);
   }
 
   async countPods(context: string, node: string, signal?: AbortSignal): Promise<number> {
