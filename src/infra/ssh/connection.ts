@@ -281,7 +281,8 @@ export class SshConnection implements RemoteHost {
    * TCP_NODELAY there, pty or not). A forwarded socket alone never runs one, so a reply that sshd sends in
    * two writes has its second held until this side acknowledges the first, and Linux delays that
    * acknowledgement by 40 ms when it has nothing to send: a 110-pod ListContainers took 45–50 ms over SSH
-   * instead of 5. Running `true` once per connection, alongside the first forward, turns that off.
+   * instead of 5. Running `true` once per connection, alongside the first forward (a socket, or a ProxyJump
+   * hop), turns that off. A host that refuses commands only costs the debug line below.
    */
   private primeNoDelay(client: Client): void {
     if (this.noDelayClient === client) return;
@@ -298,6 +299,8 @@ export class SshConnection implements RemoteHost {
   /** direct-tcpip from this host to another (ProxyJump). */
   async forwardOut(host: string, port: number, signal?: AbortSignal): Promise<Duplex> {
     const client = await this.connect(signal);
+    // A jump host's sshd relays the target's replies with the same Nagle wait: 44 ms a round trip otherwise.
+    this.primeNoDelay(client);
     return this.openChannel(client, `direct-tcpip ${host}:${port}`, signal, (cb) => client.forwardOut('127.0.0.1', 0, host, port, cb));
   }
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ChannelOpenError, SshAbortedError, SshAuthError, SshUnreachableError } from '../../../src/infra/ssh/errors';
 import type { SshConnection } from '../../../src/infra/ssh/connection';
 import { SshPool } from '../../../src/infra/ssh/pool';
-import { connect, neverAsked, remoteProcesses, removeScratch, scratchDir, stack } from './kit';
+import { connect, neverAsked, remoteProcesses, removeScratch, scratchDir, stack, waitFor } from './kit';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -223,12 +223,15 @@ describe('ProxyJump', () => {
       const jump = pool.get({ target: hop(env.sshRootUser), jumps: [], userKnownHostsFiles: [], warnings: [] });
       expect(pool.size).toBe(2);
       expect(jump.stats.connects).toBe(1);
-      expect(jump.stats.channelsOpened).toBe(1);
+      // The forward to the target, and the jump host's one `true` (connection.ts, primeNoDelay).
+      await waitFor(() => jump.stats.noDelayPrimers === 1, "the jump host's `true`");
+      expect(jump.stats.channelsOpened).toBe(2);
       // A second target behind the same jump host adds one connection and reuses the jump.
       await pool.get({ target: hop(env.sshRootUser), jumps: [hop(env.sshRootUser)], userKnownHostsFiles: [], warnings: [] }).exec(['true'], { timeoutMs: 15_000 });
       expect(pool.size).toBe(3);
       expect(jump.stats.connects).toBe(1);
-      expect(jump.stats.channelsOpened).toBe(2);
+      expect(jump.stats.channelsOpened).toBe(3);
+      expect(jump.stats.noDelayPrimers).toBe(1);
     } finally {
       pool.dispose();
     }

@@ -46,3 +46,12 @@ export async function remoteProcesses(connection: SshConnection): Promise<string
   const result = await connection.exec(['ps', '-eo', 'args'], { timeoutMs: 10_000 });
   return result.stdout.split('\n');
 }
+
+/** Resolves once `condition()` holds; rejects after 15 s naming `what`. */
+export async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 15_000;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

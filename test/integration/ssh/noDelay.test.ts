@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SshConnection } from '../../../src/infra/ssh/connection';
-import { connect, removeScratch, scratchDir, stack } from './kit';
+import { SshPool } from '../../../src/infra/ssh/pool';
+import { connect, neverAsked, removeScratch, scratchDir, stack, waitFor } from './kit';
 
 const env = stack();
 /** Larger than an SSH channel packet (32 KB): sshd forwards it in two writes, the second one small. */
@@ -60,14 +61,6 @@ function roundTrip(stream: Duplex): Promise<number> {
   });
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 15_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('a forwarded unix socket', () => {
   it('gets replies of two SSH packets without waiting for a delayed acknowledgement', async () => {
     const socketPath = join(scratchDir(), 'reply.sock');
@@ -78,7 +71,7 @@ describe('a forwarded unix socket', () => {
 
     const stream = await ssh.openUnixSocket(socketPath);
     cleanup.push(() => stream.destroy());
-    await until(() => ssh.stats.noDelayPrimers === 1, 'the command that turns Nagle off to finish');
+    await waitFor(() => ssh.stats.noDelayPrimers === 1, 'the command that turns Nagle off to finish');
     const times: number[] = [];
     for (let i = 0; i < ROUND_TRIPS; i++) times.push(await roundTrip(stream));
     times.sort((a, b) => a - b);
@@ -91,5 +84,25 @@ describe('a forwarded unix socket', () => {
     await roundTrip(second);
     expect(ssh.stats.channelsOpened).toBe(3);
     expect(ssh.stats.noDelayPrimers).toBe(1);
+  });
+
+  it('through a ProxyJump host too: the jump host runs `true` as well', async () => {
+    const socketPath = join(scratchDir(), 'reply.sock');
+    const server = await replyServer(socketPath);
+    cleanup.push(() => server.close());
+    const pool = new SshPool({ knownHosts: { readOnly: [env.sshKnownHosts], own: join(scratchDir(), 'own') }, confirmUnknownHost: neverAsked, auth: {} });
+    cleanup.push(() => pool.dispose());
+    const hop = { alias: env.sshHost, host: env.sshHost, port: env.sshPort, user: env.sshRootUser, identityFiles: [env.sshKey] };
+    const target = pool.get({ target: hop, jumps: [hop], userKnownHostsFiles: [], warnings: [] });
+    const jump = pool.get({ target: hop, jumps: [], userKnownHostsFiles: [], warnings: [] });
+
+    const stream = await target.openUnixSocket(socketPath);
+    cleanup.push(() => stream.destroy());
+    await waitFor(() => target.stats.noDelayPrimers === 1 && jump.stats.noDelayPrimers === 1, 'both hosts to run the command that turns Nagle off');
+    const times: number[] = [];
+    for (let i = 0; i < ROUND_TRIPS; i++) times.push(await roundTrip(stream));
+    times.sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)] ?? Infinity;
+    expect(median, `round trips (ms): ${times.map((t) => t.toFixed(1)).join(' ')}`).toBeLessThan(25);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SshPool } from '../../../src/infra/ssh/pool';
 import type { ConnectionPlan } from '../../../src/infra/ssh/sshConfig';
-import { neverAsked, removeScratch, scratchDir, stack } from './kit';
+import { neverAsked, removeScratch, scratchDir, stack, waitFor } from './kit';
 
 const env = stack();
 const pools: SshPool[] = [];
@@ -63,6 +63,9 @@ describe('idle SSH connections', () => {
     const later = performance.now() + 120_000;
     expect(pool.closeIdle(60_000, later)).toBe(1);
     expect(target.connected).toBe(false);
+    // The jump host also runs one `true` of its own (connection.ts, primeNoDelay): busy until that ends.
+    const jump = pool.get({ target: hop(env.sshRootUser), jumps: [], userKnownHostsFiles: [], warnings: [] });
+    await waitFor(() => jump.stats.noDelayPrimers === 1, "the jump host's `true`");
     await sleep(300);
     expect(pool.closeIdle(60_000, performance.now() + 120_000)).toBe(1);
     expect(pool.size).toBe(0);
