@@ -414,6 +414,35 @@ describe('the session pane in headless Chromium', () => {
     await page.close();
   });
 
+  it('live: a pod that overtakes another for a lane gets it, with its label, in the same lanes chart', async () => {
+    const recorder = new SessionRecorder({ durationS: 60, pods: 20 });
+    recorder.advance(30_000);
+    const session = JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session;
+    // 14 pods with 1..14 events: 12 lanes and "other pods".
+    session.podEvents = Array.from({ length: 14 }, (_p, pod) => Array.from({ length: pod + 1 }, (_e, i) => ({ atMs: 1_000 * (i + 1), pod: `default/pod-${pod}`, type: 'ContainerStarted' as const, container: 'c' }))).flat();
+    const { page, consoleErrors } = await open(undefined, NODE);
+    await toPage(page, { type: 'session', mode: 'live', label: 'lanes', session, prediction: null, feed: 'running' });
+    const lanes = page.locator('#lanes-chart canvas').first();
+    await lanes.waitFor();
+    // The lane names are drawn in the chart's left axis: its pixels, and a mark on this very canvas.
+    const labels = (): Promise<string> =>
+      lanes.evaluate((canvas: Canvas2d & { __mark?: number }) => {
+        canvas.__mark = 1;
+        return Array.from(canvas.getContext('2d')!.getImageData(0, 0, 160, canvas.height).data).join(',');
+      });
+    const before = await labels();
+    const height = await lanes.evaluate((canvas: Canvas2d) => canvas.height);
+    const delta = recorder.advance(31_000);
+    // A pod unseen so far, with more events than any other: it takes a lane; the lane count stays.
+    delta.podEvents = Array.from({ length: 500 }, (_v, i) => ({ atMs: 30_000 + i, pod: 'zz/overtaker', type: 'ContainerStarted' as const, container: 'c' }));
+    await toPage(page, { type: 'sessionDelta', delta, prediction: null });
+    await page.waitForTimeout(100);
+    expect(await lanes.evaluate((canvas: Canvas2d & { __mark?: number }) => [canvas.__mark, canvas.height])).toEqual([1, height]);
+    expect(await labels()).not.toBe(before);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('live: deltas grow the charts, Pause asks the host and shows it, exports are requested by format', async () => {
     const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
     recorder.advance(30_000);
