@@ -1,6 +1,8 @@
 // Entry point of the `pleg-doctor` command (bundled to dist/cli.js).
 
+import { isMainThread, workerData } from 'node:worker_threads';
 import packageJson from '../../package.json';
+import { isLogsScanRequest, runLogsScanWorker, setLogsWorkerScript } from './commands/logsWorker';
 import { runCli } from './dispatch';
 import { createProcessIo } from './processIo';
 import { COMMANDS } from './registry';
@@ -20,4 +22,9 @@ async function main(): Promise<void> {
   setTimeout(() => process.exit(code), 2000).unref();
 }
 
-void main();
+// `logs` on a big file runs this same file as a worker thread that scans segments of it (commands/logsWorker.ts).
+if (!isMainThread && isLogsScanRequest(workerData)) runLogsScanWorker(workerData);
+else {
+  setLogsWorkerScript(__filename);
+  void main();
+}

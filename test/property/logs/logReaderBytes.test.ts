@@ -1,12 +1,13 @@
 // Differential: the byte scanner (the CLI's fast path, which decodes only lines holding an anchor) against
 // the full line reader, on random logs mixing every line of the fixtures (all formats and prefixes),
 // near-misses of each anchor, noise and broken bytes, cut into random chunks. Findings and summary must be
-// identical, finding by finding.
+// identical, finding by finding. Both scan paths: the WebAssembly SIMD kernel and the JS key searches
+// (its fallback where WebAssembly SIMD is missing).
 import { readdirSync, readFileSync } from 'node:fs';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { KubeletLogReader, readKubeletLog, type ReaderFinding } from '../../../src/core/parse/logReader';
-import { LINE_ANCHORS, LogByteScanner } from '../../../src/core/parse/logReaderBytes';
+import { LINE_ANCHORS, LogByteScanner, type LogByteScannerOptions } from '../../../src/core/parse/logReaderBytes';
 
 const dir = new URL('../../fixtures/logs/', import.meta.url);
 const FIXTURE_LINES = readdirSync(dir)
@@ -28,10 +29,11 @@ const line = fc.oneof(
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b).toString('latin1').replace(/[\r\n]/gu, '')) },
 );
 
-function viaScanner(data: Buffer, cuts: number[]): { findings: ReaderFinding[]; summary: unknown } {
+function viaScanner(data: Buffer, cuts: number[], options: LogByteScannerOptions): { findings: ReaderFinding[]; summary: unknown } {
   const findings: ReaderFinding[] = [];
   const reader = new KubeletLogReader((f) => findings.push(f));
-  const scanner = new LogByteScanner(reader);
+  const scanner = new LogByteScanner(reader, options);
+  expect(scanner.usesSimd).toBe(options.simd !== false);
   let at = 0;
   for (const c of [...cuts].sort((a, b) => a - b)) {
     scanner.push(data.subarray(at, Math.max(at, c)));
@@ -42,7 +44,10 @@ function viaScanner(data: Buffer, cuts: number[]): { findings: ReaderFinding[]; 
   return { findings, summary: reader.end() };
 }
 
-describe('byte scanner against the full reader', () => {
+describe.each([
+  ['SIMD kernel', { simd: true }],
+  ['JS key searches', { simd: false }],
+] as const)('byte scanner (%s) against the full reader', (_name, options) => {
   test.prop([fc.array(line, { maxLength: 120 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), fc.boolean()], { numRuns: 300 })(
     'random mixed logs, any chunking, LF or CRLF: the same findings and summary',
     (lines, cuts, crlf, trailingNewline) => {
@@ -50,7 +55,7 @@ describe('byte scanner against the full reader', () => {
       const data = Buffer.from(text, 'latin1');
       // The reader gets what the scanner decodes: the same bytes as UTF-8 (bad sequences become U+FFFD).
       const ref = readKubeletLog(data.toString('utf8'));
-      expect(viaScanner(data, cuts.map((c) => c % (data.length + 1)))).toEqual(ref);
+      expect(viaScanner(data, cuts.map((c) => c % (data.length + 1)), options)).toEqual(ref);
     },
   );
 });

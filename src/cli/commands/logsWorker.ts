@@ -1,0 +1,316 @@
+// `pleg-doctor logs` on a big file, on every core: the file is cut into segments at line starts, and the
+// main thread and a worker thread each take the next unclaimed segment, scan it (the byte scanner: anchor
+// scan and decoding of the few lines that can matter) and classify its lines (classifyLogLine, which is
+// stateless). Only the stateful pass (LogSequencer: clock, restarts, stretches) needs the lines in order:
+// the main thread feeds it each segment's facts in segment order, with the line numbers moved by the
+// lines of the segments before. So the output is the one-thread output, whichever thread took which
+// segment.
+//
+// The worker runs the bundled CLI file itself (dist/cli.js starts runLogsScanWorker instead of the CLI
+// when it is loaded as this worker), so only the bundled entry can start one: from source (tests, tsx)
+// the same segments are all scanned on the main thread.
+
+import { readSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Worker, parentPort } from 'node:worker_threads';
+import type { LogSequencer } from '../../core/parse/logReader';
+import { LogByteScanner } from '../../core/parse/logReaderBytes';
+import { classifyLogLine, type LineFacts } from '../../core/parse/logReaderLine';
+
+export const LOGS_SCAN_TASK = 'pleg-doctor/logs-scan';
+
+/** Segments this size: small enough that the two threads finish together, big enough that a hand-over is rare. */
+export const SEGMENT_BYTES = 4 * 1024 * 1024;
+/**
+ * Segments are claimed at most this far ahead of the one the main thread sequences next, so the facts
+ * waiting to be sequenced stay a few segments' worth (memory flat) whatever the file's size.
+ */
+const AHEAD = 8;
+
+/** Int32 slots of the shared flow array. */
+const NEXT = 0;
+const SEQUENCED = 1;
+const STOP = 2;
+
+export interface LogsScanRequest {
+  task: typeof LOGS_SCAN_TASK;
+  /** Opened by the main thread (which reports open errors and closes it); threads share descriptors. */
+  fd: number;
+  size: number;
+  segmentBytes: number;
+  /** Int32 [NEXT]: next segment to claim; [SEQUENCED]: segments sequenced; [STOP]: 1 when the main thread gave up. */
+  flow: SharedArrayBuffer;
+}
+
+/** One segment's classified lines: facts[i] belongs to line at[i], counted from the segment's first line. */
+export interface SegmentFacts {
+  index: number;
+  /** Lines in the segment (a last line without \n counts). */
+  lines: number;
+  at: Int32Array;
+  facts: LineFacts[];
+}
+
+/**
+ * A worker's segment as posted: the facts as one JSON text when that is exact (every number finite and
+ * not -0, which holds for every fact a real log gives). Structured cloning 50,000 facts objects per GB
+ * cost the worker 0.23 s and the main thread as much again in deserialising and collecting them; one
+ * string crosses as one copy, and JSON.parse is native.
+ */
+interface PostedSegment {
+  index: number;
+  lines: number;
+  at: Int32Array;
+  json?: string;
+  facts?: LineFacts[];
+}
+
+type WorkerMessage = { segment: PostedSegment } | { done: true } | { error: { code?: string; message: string } };
+
+const exactNumber = (n: number | undefined): boolean => n === undefined || (Number.isFinite(n) && !Object.is(n, -0));
+
+/** True when JSON.stringify then JSON.parse gives these facts back exactly. */
+function jsonExact(facts: readonly LineFacts[]): boolean {
+  for (const f of facts) {
+    if (!exactNumber(f.pid)) return false;
+    const t = f.time;
+    if (t !== undefined) {
+      if ('epochMs' in t) {
+        if (!exactNumber(t.epochMs)) return false;
+      } else {
+        const y = t.yearless;
+        if (![y.month, y.day, y.hour, y.minute, y.second, y.micros].every(exactNumber)) return false;
+      }
+    }
+    for (const e of f.events) if (e.kind === 'pleg-unhealthy' && !exactNumber(e.lastSeenAgoSeconds)) return false;
+  }
+  return true;
+}
+
+function posted(s: SegmentFacts): PostedSegment {
+  const base = { index: s.index, lines: s.lines, at: s.at };
+  return jsonExact(s.facts) ? { ...base, json: JSON.stringify(s.facts) } : { ...base, facts: s.facts };
+}
+
+function received(p: PostedSegment): SegmentFacts {
+  return { index: p.index, lines: p.lines, at: p.at, facts: p.json !== undefined ? (JSON.parse(p.json) as LineFacts[]) : (p.facts ?? []) };
+}
+
+let workerScript: string | undefined;
+
+/** Set by the bundled entry (its own path): the file a scan worker runs. */
+export function setLogsWorkerScript(path: string): void {
+  workerScript = path;
+}
+
+export function logsWorkerAvailable(): boolean {
+  return workerScript !== undefined;
+}
+
+export function isLogsScanRequest(data: unknown): data is LogsScanRequest {
+  return typeof data === 'object' && data !== null && (data as { task?: unknown }).task === LOGS_SCAN_TASK;
+}
+
+const READ_BYTES = 256 * 1024;
+const NL = 0x0a;
+
+/**
+ * Scans segments of one file: segment k is [lineStart(k · segmentBytes), lineStart((k + 1) · segmentBytes)),
+ * where lineStart(x) is the offset just past the first \n at or after x (0 for the first segment, the
+ * file's size past the end). Both threads compute the same borders, so every line is in exactly one
+ * segment; a line longer than a segment makes the segments it covers empty.
+ */
+export class SegmentScanner {
+  private readonly buffer = Buffer.allocUnsafe(READ_BYTES);
+  private lines = 0;
+  private at: number[] = [];
+  private facts: LineFacts[] = [];
+  private readonly scanner = new LogByteScanner({
+    push: (line) => {
+      const f = classifyLogLine(line);
+      if (f !== undefined) {
+        this.at.push(this.lines);
+        this.facts.push(f);
+      }
+      this.lines++;
+    },
+    skipLines: (n) => {
+      this.lines += n;
+    },
+  });
+
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+    private readonly segmentBytes: number,
+  ) {}
+
+  get count(): number {
+    return Math.max(1, Math.ceil(this.size / this.segmentBytes));
+  }
+
+  scan(index: number): SegmentFacts {
+    const from = index === 0 ? 0 : this.lineStart(index * this.segmentBytes);
+    const to = this.lineStart((index + 1) * this.segmentBytes);
+    this.lines = 0;
+    this.at = [];
+    this.facts = [];
+    for (let pos = from; pos < to; ) {
+      const n = readSync(this.fd, this.buffer, 0, Math.min(this.buffer.length, to - pos), pos);
+      if (n === 0) break;
+      pos += n;
+      this.scanner.push(this.buffer.subarray(0, n));
+    }
+    // Only the file's last segment can end inside a line; end() hands that line over.
+    this.scanner.end();
+    return { index, lines: this.lines, at: Int32Array.from(this.at), facts: this.facts };
+  }
+
+  private lineStart(offset: number): number {
+    if (offset >= this.size) return this.size;
+    // Small reads first: a kubelet line is a few hundred bytes, and each segment looks for two borders.
+    for (let pos = offset, want = 4096; pos < this.size; want = Math.min(want * 4, this.buffer.length)) {
+      const n = readSync(this.fd, this.buffer, 0, Math.min(want, this.size - pos), pos);
+      if (n === 0) break;
+      const nl = this.buffer.subarray(0, n).indexOf(NL);
+      if (nl >= 0) return pos + nl + 1;
+      pos += n;
+    }
+    return this.size;
+  }
+}
+
+/** The worker's side: claim segments, scan each, post its facts; then done (or the read error). */
+export function runLogsScanWorker(req: LogsScanRequest): void {
+  const port = parentPort;
+  if (port === null) throw new Error('runLogsScanWorker runs in a worker thread');
+  const flow = new Int32Array(req.flow);
+  try {
+    const segments = new SegmentScanner(req.fd, req.size, req.segmentBytes);
+    for (;;) {
+      if (Atomics.load(flow, STOP) !== 0) break;
+      const k = Atomics.add(flow, NEXT, 1);
+      if (k >= segments.count) break;
+      // Held back while the main thread is AHEAD segments behind (it may be writing output).
+      for (let done = Atomics.load(flow, SEQUENCED); k >= done + AHEAD && Atomics.load(flow, STOP) === 0; done = Atomics.load(flow, SEQUENCED)) {
+        Atomics.wait(flow, SEQUENCED, done, 100);
+      }
+      const segment = posted(segments.scan(k));
+      port.postMessage({ segment } satisfies WorkerMessage, [segment.at.buffer as ArrayBuffer]);
+    }
+    port.postMessage({ done: true } satisfies WorkerMessage);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const error: { code?: string; message: string } = { message: err.message };
+    if (err.code !== undefined) error.code = err.code;
+    port.postMessage({ error } satisfies WorkerMessage);
+  }
+}
+
+/** An error carrying the worker's errno code, so the command names the cause as for its own reads. */
+export class WorkerReadError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface SegmentedScanOptions {
+  /** Worker threads to start (default 1: the machine this is tuned for has two cores); 0 without the bundled entry. */
+  workers?: number;
+  segmentBytes?: number;
+  /** Runs after each sequenced segment (output flushing). */
+  afterSegment?: () => void;
+}
+
+/**
+ * Scans an open file of `size` bytes in segments, on this thread and the workers, and feeds `seq` every
+ * line's facts in line order. Resolves with the file's line count, or undefined when `signal` aborted
+ * (workers stopped). Rejects with a read error (a worker's keeps its errno code), or if a worker dies.
+ * Workers are stopped before it settles, so the caller may close `fd` then.
+ */
+export async function scanSegmented(fd: number, size: number, seq: LogSequencer, signal: AbortSignal, options: SegmentedScanOptions = {}): Promise<number | undefined> {
+  const segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+  const own = new SegmentScanner(fd, size, segmentBytes);
+  const count = own.count;
+  const flow = new Int32Array(new SharedArrayBuffer(12));
+  const results = new Map<number, SegmentFacts>();
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const workers: Worker[] = [];
+  const script = workerScript;
+  const wanted = script === undefined ? 0 : (options.workers ?? 1);
+  for (let i = 0; i < wanted && script !== undefined && count > 1; i++) {
+    const request: LogsScanRequest = { task: LOGS_SCAN_TASK, fd, size, segmentBytes, flow: flow.buffer as SharedArrayBuffer };
+    const worker = new Worker(script, { workerData: request, argv: [], stdout: false, stderr: false });
+    let done = false;
+    worker.on('message', (m: WorkerMessage) => {
+      if ('segment' in m) results.set(m.segment.index, received(m.segment));
+      else if ('done' in m) done = true;
+      else failure ??= new WorkerReadError(m.error.message, m.error.code);
+      poke();
+    });
+    worker.on('error', (e) => {
+      failure ??= e;
+      poke();
+    });
+    worker.on('exit', (code) => {
+      if (!done) failure ??= new Error(`the log scan worker stopped (exit code ${code}) before the end of the file`);
+      poke();
+    });
+    workers.push(worker);
+  }
+  const onAbort = (): void => poke();
+  signal.addEventListener('abort', onAbort, { once: true });
+
+  let sequenced = 0;
+  let lineBase = 0;
+  try {
+    while (sequenced < count) {
+      if (signal.aborted) return undefined;
+      if (failure !== undefined) throw failure;
+      // Sequence every segment that is ready, in order.
+      for (let r = results.get(sequenced); r !== undefined; r = results.get(sequenced)) {
+        results.delete(sequenced);
+        for (let i = 0; i < r.facts.length; i++) seq.push(lineBase + (r.at[i] as number), r.facts[i] as LineFacts);
+        lineBase += r.lines;
+        sequenced++;
+        Atomics.store(flow, SEQUENCED, sequenced);
+        Atomics.notify(flow, SEQUENCED);
+        options.afterSegment?.();
+      }
+      if (sequenced >= count) break;
+      const k = Atomics.load(flow, NEXT) < Math.min(count, sequenced + AHEAD) ? Atomics.add(flow, NEXT, 1) : count;
+      if (k < count) {
+        results.set(k, own.scan(k));
+        // A turn for the event loop: worker messages and an interrupt get in between segments.
+        await nextTurn();
+      } else if (!results.has(sequenced)) {
+        // Every segment up to the window is claimed and the next to sequence is a worker's: wait for it.
+        // Settled only by a message, an exit or the abort; poke() runs from those callbacks.
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (results.has(sequenced) || failure !== undefined || signal.aborted) poke();
+        });
+      }
+    }
+    return lineBase;
+  } finally {
+    Atomics.store(flow, STOP, 1);
+    Atomics.notify(flow, SEQUENCED);
+    signal.removeEventListener('abort', onAbort);
+    for (const w of workers) {
+      // A worker that errs while it is being stopped has nothing left to report.
+      w.removeAllListeners();
+      w.on('error', () => undefined);
+    }
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,155 @@
+// The SIMD scan kernel's pieces: its LEB128 encoders, its fingerprints (one per anchor, each inside its
+// literal, buckets in range), the hand-assembled kernel itself against a plain JS statement of what it
+// computes, and the fallback to the JS key searches where WebAssembly SIMD is missing.
+import { readFileSync } from 'node:fs';
+import { fc, test } from '@fast-check/vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LINE_ANCHORS } from '../../../src/core/parse/logReaderBytes';
+import { FINGERPRINT_BYTES, FINGERPRINTS, nibbleTables } from '../../../src/core/parse/scanKernel/fingerprints';
+import { CONSTANTS_AT, CONSTANTS_BYTES, kernelConstants, scanKernel } from '../../../src/core/parse/scanKernel/kernelCode';
+import { SimdLineScanner } from '../../../src/core/parse/scanKernel/simdLineScanner';
+import { sleb, uleb, wasmModule } from '../../../src/core/parse/scanKernel/wasmBinary';
+
+// The WebAssembly surface used here (the project's TypeScript libs do not declare it).
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: { memory: { buffer: ArrayBuffer }; scan: (input: number, len: number, out: number) => number } };
+};
+
+/** The kernel, instantiated as SimdLineScanner does: scan(in, len, out) → [records, newline total]. */
+function kernel(): (input: Uint8Array) => { records: number[][]; total: number } {
+  const module = new WebAssembly.Module(wasmModule(4, [scanKernel()]));
+  const { exports } = new WebAssembly.Instance(module);
+  const mem = new Uint8Array(exports.memory.buffer);
+  const words = new Int32Array(exports.memory.buffer);
+  mem.set(kernelConstants(nibbleTables(FINGERPRINTS)), CONSTANTS_AT);
+  const IN = CONSTANTS_AT + CONSTANTS_BYTES;
+  return (input) => {
+    // Records are read as aligned words, as SimdLineScanner places them.
+    const out = (IN + input.length + 64 + 15) & ~15;
+    mem.set(input, IN);
+    // The kernel reads up to 2 + 15 bytes past the input; zero bytes match no fingerprint.
+    mem.fill(0, IN + input.length, out);
+    const n = exports.scan(IN, input.length, out);
+    const records: number[][] = [];
+    for (let r = 0; r < n; r++) records.push([...words.subarray((out >> 2) + 4 * r, (out >> 2) + 4 * r + 4)]);
+    return { records, total: words[0] as number };
+  };
+}
+
+/**
+ * What the kernel computes, stated plainly: per 16-byte block of the input, a position is a candidate
+ * when the three bytes from it pass the nibble tables of a common bucket; a block with a candidate gives
+ * a record [offset, candidate bits, \n before the block, \n bits]; the total of \n is returned too.
+ */
+function reference(input: Uint8Array): { records: number[][]; total: number } {
+  const { lo, hi } = nibbleTables(FINGERPRINTS);
+  const at = (i: number): number => (i < input.length ? (input[i] as number) : 0);
+  const records: number[][] = [];
+  let newlines = 0;
+  for (let block = 0; block < input.length; block += 16) {
+    let cand = 0;
+    let nl = 0;
+    for (let j = 0; j < 16; j++) {
+      let buckets = 0xff;
+      for (let k = 0; k < FINGERPRINT_BYTES; k++) {
+        const b = at(block + j + k);
+        buckets &= ((lo[k] as Uint8Array)[b & 0x0f] as number) & ((hi[k] as Uint8Array)[b >> 4] as number);
+      }
+      if (buckets !== 0) cand |= 1 << j;
+      if (at(block + j) === 0x0a) nl |= 1 << j;
+    }
+    if (cand !== 0) records.push([block, cand, newlines, nl]);
+    newlines += popcount(nl);
+  }
+  return { records, total: newlines };
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x !== 0; x &= x - 1) n++;
+  return n;
+}
+
+describe('LEB128', () => {
+  it('encodes as the format defines: seven bits a byte, low first, the high bit marking more', () => {
+    expect(uleb(0)).toEqual([0]);
+    expect(uleb(127)).toEqual([0x7f]);
+    expect(uleb(128)).toEqual([0x80, 0x01]);
+    expect(uleb(624485)).toEqual([0xe5, 0x8e, 0x26]);
+    expect(sleb(0)).toEqual([0]);
+    expect(sleb(63)).toEqual([0x3f]);
+    expect(sleb(64)).toEqual([0xc0, 0x00]);
+    expect(sleb(-1)).toEqual([0x7f]);
+    expect(sleb(-123456)).toEqual([0xc0, 0xbb, 0x78]);
+  });
+});
+
+describe('fingerprints', () => {
+  it('cover exactly the anchors, each inside its literal, in one of eight buckets', () => {
+    expect(FINGERPRINTS.map((f) => f.literal).sort()).toEqual([...LINE_ANCHORS].sort());
+    for (const f of FINGERPRINTS) {
+      expect(f.at + FINGERPRINT_BYTES).toBeLessThanOrEqual(f.literal.length);
+      expect(f.bucket).toBeGreaterThanOrEqual(0);
+      expect(f.bucket).toBeLessThan(8);
+      expect(f.literal.slice(f.at, f.at + FINGERPRINT_BYTES)).not.toContain('\n');
+    }
+  });
+
+  it('tables accept each fingerprint byte in its bucket', () => {
+    const { lo, hi } = nibbleTables(FINGERPRINTS);
+    for (const f of FINGERPRINTS) {
+      for (let k = 0; k < FINGERPRINT_BYTES; k++) {
+        const c = f.literal.charCodeAt(f.at + k);
+        const bit = 1 << f.bucket;
+        expect(((lo[k] as Uint8Array)[c & 0x0f] as number) & bit).toBe(bit);
+        expect(((hi[k] as Uint8Array)[c >> 4] as number) & bit).toBe(bit);
+      }
+    }
+  });
+
+  it('a scanner for other anchors than the fingerprints cover is refused', () => {
+    expect(() => SimdLineScanner.create([...LINE_ANCHORS, 'Eviction manager'])).toThrow(/Eviction manager/u);
+    expect(() => SimdLineScanner.create(LINE_ANCHORS, 100)).toThrow(/multiple of 16/u);
+  });
+});
+
+describe('the kernel', () => {
+  const run = kernel();
+
+  it('on the real recording: the records and newline count the plain statement gives', () => {
+    const real = readFileSync(new URL('../../fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log', import.meta.url)).subarray(0, 60_000);
+    const got = run(real);
+    expect(got).toEqual(reference(real));
+    expect(got.total).toBe(real.toString('latin1').split('\n').length - 1);
+    // Every anchor occurrence is flagged at its fingerprint's position.
+    const flagged = new Set(got.records.flatMap(([block, cand]) => Array.from({ length: 16 }, (_, j) => (((cand as number) >>> j) & 1 ? (block as number) + j : -1))));
+    const text = real.toString('latin1');
+    for (const f of FINGERPRINTS) for (let i = text.indexOf(f.literal); i >= 0; i = text.indexOf(f.literal, i + 1)) expect(flagged.has(i + f.at)).toBe(true);
+  });
+
+  test.prop([fc.uint8Array({ maxLength: 300 }), fc.array(fc.constantFrom(...LINE_ANCHORS, '\n'), { maxLength: 8 })])('on any bytes with anchors and newlines: the plain statement', (bytes, inserts) => {
+    const input = Buffer.concat([Buffer.from(bytes), ...inserts.map((s) => Buffer.from(s, 'latin1'))]);
+    expect(run(input)).toEqual(reference(input));
+  });
+});
+
+describe('without WebAssembly SIMD', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('the byte scanner falls back to its key searches, with the same results', async () => {
+    // A runtime whose WebAssembly rejects the SIMD instructions (validate is all the scanner asks first).
+    vi.stubGlobal('WebAssembly', { validate: () => false });
+    vi.resetModules();
+    const { LogByteScanner } = await import('../../../src/core/parse/logReaderBytes');
+    const seen: Array<string | number> = [];
+    const scanner = new LogByteScanner({ push: (l) => seen.push(l), skipLines: (n) => seen.push(n) });
+    expect(scanner.usesSimd).toBe(false);
+    scanner.push(Buffer.from('a\nb\nE1122 PLEG is not healthy\r\nc\n'));
+    scanner.end();
+    expect(seen.filter((s) => s !== 0)).toEqual([2, 'E1122 PLEG is not healthy', 1]);
+  });
+});
