@@ -94,14 +94,17 @@ function fileError(file: string, e: NodeJS.ErrnoException): CliUsageError {
  * thread pool and back, added 0.4 s per GB), and every YIELD_EVERY_CHUNKS the event loop gets a turn, so
  * an interrupt is seen within about 20 ms (8 MB of scanning).
  */
-async function* fileChunks(file: string, io: CliIo): AsyncGenerator<Uint8Array> {
-  const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  let handle: FileHandle;
+/** Opens FILE (relative to the command's working directory) for reading; an error names the file. */
+async function openLog(file: string, io: CliIo): Promise<FileHandle> {
   try {
-    handle = await open(path, 'r');
+    return await open(isAbsolute(file) ? file : resolve(io.cwd, file), 'r');
   } catch (e) {
     throw fileError(file, e as NodeJS.ErrnoException);
   }
+}
+
+async function* fileChunks(file: string, io: CliIo): AsyncGenerator<Uint8Array> {
+  const handle = await openLog(file, io);
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     for (let chunk = 1; ; chunk++) {
@@ -133,13 +136,7 @@ const WORKER_MIN_BYTES = 32 * 1024 * 1024;
  */
 async function scannedInSegments(file: string, io: CliIo, options: LogReaderOptions, out: OutputBatch): Promise<false | LogSummary | undefined> {
   if (!logsWorkerAvailable()) return false;
-  const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (e) {
-    throw fileError(file, e as NodeJS.ErrnoException);
-  }
+  const handle = await openLog(file, io);
   try {
     const { size } = await handle.stat();
     if (size < WORKER_MIN_BYTES) return false;

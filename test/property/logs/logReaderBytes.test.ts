@@ -3,20 +3,12 @@
 // near-misses of each anchor, noise and broken bytes, cut into random chunks. Findings and summary must be
 // identical, finding by finding. Both scan paths: the WebAssembly SIMD kernel and the JS key searches
 // (its fallback where WebAssembly SIMD is missing).
-import { readdirSync, readFileSync } from 'node:fs';
 import { fc, test } from '@fast-check/vitest';
+import { FIXTURE_LINES, REAL_LINES } from './sampleLines';
 import { describe, expect } from 'vitest';
 import { KubeletLogReader, readKubeletLog, type ReaderFinding } from '../../../src/core/parse/logReader';
 import { LINE_ANCHORS, LogByteScanner, type LogByteScannerOptions } from '../../../src/core/parse/logReaderBytes';
 
-const dir = new URL('../../fixtures/logs/', import.meta.url);
-const FIXTURE_LINES = readdirSync(dir)
-  .filter((f) => f.endsWith('.log'))
-  .flatMap((f) => readFileSync(new URL(f, dir), 'utf8').split(/\r?\n/u))
-  .filter((l) => l !== '');
-const REAL_LINES = readFileSync(new URL('../../fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => /PLEG|Skipping|runtime|Ready|ousekeeping|Version|version/u.test(l));
 
 /** Each anchor with one byte changed, or cut short: lines the scanner must skip exactly as the reader does. */
 const NEAR_MISSES = LINE_ANCHORS.flatMap((a) => [`I1122 03:03:46.000000 1 x.go:1] "${a.slice(0, -1)}"`, `I1122 03:03:46.000000 1 x.go:1] "${a.slice(1)} ${a.toLowerCase()}"`]);

@@ -3,23 +3,16 @@
 // reader on the whole text. Run in-process, where the main thread takes every segment (a worker runs the
 // same SegmentScanner; test/unit/build/logsWorker.test.ts runs the bundled CLI with one). Segments of a
 // few bytes, so lines, CRLF pairs and anchors straddle their borders and long lines cover several.
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
+import { FIXTURE_LINES, REAL_LINES } from './sampleLines';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanSegmented } from '../../../src/cli/commands/logsWorker';
 import { LogSequencer, readKubeletLog, type ReaderFinding } from '../../../src/core/parse/logReader';
 import { LINE_ANCHORS } from '../../../src/core/parse/logReaderBytes';
 
-const dir = new URL('../../fixtures/logs/', import.meta.url);
-const FIXTURE_LINES = readdirSync(dir)
-  .filter((f) => f.endsWith('.log'))
-  .flatMap((f) => readFileSync(new URL(f, dir), 'utf8').split(/\r?\n/u))
-  .filter((l) => l !== '');
-const REAL_LINES = readFileSync(new URL('../../fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => /PLEG|Skipping|runtime|Ready|ousekeeping|Version|version/u.test(l));
 
 const line = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...FIXTURE_LINES) },
