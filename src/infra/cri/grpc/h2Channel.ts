@@ -11,6 +11,7 @@ import { CriError } from '../criError';
 import { encodeFrame, FrameDecoder } from './framing';
 import { formatGrpcTimeout, GrpcCode } from './status';
 import { CallEnd } from './callEnd';
+import { settleOnce } from './settleOnce';
 import { StreamFlow, streamOnSession, type ServerStreamCall, type ServerStreamOptions } from './serverStream';
 import { abortable } from '../../../core/util/abortable';
 import type { Logger } from '../../../core/util/logger';
@@ -255,25 +256,8 @@ export class H2Channel {
       const decoder = new FrameDecoder();
       const messages: Buffer[] = [];
       const end = new CallEnd();
-      let settled = false;
-
-      const settle = (outcome: Buffer | CriError): void => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        if (outcome instanceof CriError) reject(outcome);
-        else resolve(outcome);
-      };
-      const onAbort = (): void => {
-        // NGHTTP2_CANCEL tells the server to stop working on the call; the stream is freed at once.
-        if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-        settle(signal.reason instanceof CriError ? signal.reason : new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
-      };
-      if (signal.aborted) {
-        onAbort();
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
+      const settle = settleOnce<Buffer>({ stream, signal, method, elapsed, resolve, reject });
+      if (settle === undefined) return;
 
       stream.on('response', (headers) => end.onResponse(headers));
       stream.on('trailers', (trailers) => end.readStatus(trailers));

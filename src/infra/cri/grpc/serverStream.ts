@@ -9,6 +9,7 @@ import * as http2 from 'node:http2';
 import { CriError } from '../criError';
 import { CallEnd } from './callEnd';
 import { encodeFrame, FrameDecoder } from './framing';
+import { settleOnce } from './settleOnce';
 import { GrpcCode } from './status';
 
 export interface ServerStreamOptions {
@@ -104,23 +105,8 @@ export function streamOnSession(a: StreamOnSession): Promise<void> {
     }
     const decoder = new FrameDecoder();
     const end = new CallEnd();
-    let settled = false;
-    const settle = (error: CriError | null): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      if (error === null) resolve();
-      else reject(error);
-    };
-    const onAbort = (): void => {
-      if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      settle(signal.reason instanceof CriError ? signal.reason : new CriError(GrpcCode.CANCELLED, 'aborted', method, elapsed()));
-    };
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = settleOnce<void>({ stream, signal, method, elapsed, resolve, reject });
+    if (settle === undefined) return;
     a.flow.attach(stream);
 
     stream.on('response', (headers) => {
@@ -149,7 +135,7 @@ export function streamOnSession(a: StreamOnSession): Promise<void> {
         settle(new CriError(GrpcCode.INTERNAL, `stream ended inside a message (${decoder.pendingBytes} stray bytes)`, method, ms));
         return;
       }
-      a.flow.afterPending(() => settle(error));
+      a.flow.afterPending(() => settle(error ?? undefined));
     });
     stream.end(encodeFrame(a.request));
   });
