@@ -138,8 +138,8 @@ function pickBucket(src: ChartColumns, from: number, to: number, out: ChartColum
       if (y === null || y === undefined) continue;
       if (first < 0) first = min = max = i;
       last = i;
-      if (y < ys[min]!) min = i;
-      if (y > ys[max]!) max = i;
+      if (below(y, ys[min]!)) min = i;
+      if (below(ys[max]!, y)) max = i;
     }
     const at = 4 * (j - 1);
     chosen[at] = first;
@@ -157,6 +157,11 @@ function pickBucket(src: ChartColumns, from: number, to: number, out: ChartColum
       (out[j] as Array<number | null>).push(picked ? (src[j]![i] as number) : null);
     }
   }
+}
+
+/** a < b in Math.min's order, where -0 is below +0 (1 / -0 is -Infinity): the picks are what Math.min and Math.max give. */
+function below(a: number, b: number): boolean {
+  return a < b || (a === 0 && b === 0 && 1 / a < 1 / b);
 }
 
 /** Inserts `row` into the sorted `rows[0..count)` unless present; returns the new count. */

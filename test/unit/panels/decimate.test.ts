@@ -28,6 +28,16 @@ function bucketOf(x: number, bucketS: number): number {
 }
 
 describe('ChartDecimator', () => {
+  it('orders -0 below +0 in a bucket, as Math.min and Math.max do (a case fast-check found)', () => {
+    const n = 400;
+    // Series 1: -0 then +0 at the start of every bucket, -1 elsewhere: the highest drawn must be +0.
+    const src = columnsOf(Array.from({ length: n }, () => 1), Array.from({ length: n }, (_, i) => [i % 8 === 0 ? -0 : i % 8 === 1 ? 0 : -1, null] as [number, null]));
+    const out = new ChartDecimator(() => src, [3]).columnsFor(0, n, 10);
+    expect(out).not.toBe(src);
+    const drawn = out[1]!.filter((v): v is number => v !== null && v !== undefined);
+    expect(drawn.some((v) => Object.is(v, 0))).toBe(true);
+  });
+
   it('draws the data itself when the view holds few samples per column', () => {
     const src = columnsOf([1, 1, 1, 1, 1, 1, 1, 1], Array.from({ length: 8 }, (_, i) => [i, i] as [number, number]));
     expect(new ChartDecimator(() => src).columnsFor(0, 10, 100)).toBe(src);
