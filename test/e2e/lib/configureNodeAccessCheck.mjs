@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { STACK_CONTEXT, STACK_NODE } from './criSnapshotCheck.mjs';
 import { rowLocator } from './workbench.mjs';
-import { clearNotifications, describePrompts, pickContextMenuItem, readQuickInput, readToasts, runPaletteCommand, waitForQuickInput, waitForToast } from './prompts.mjs';
+import { clearNotifications, describePrompts, fillQuickInput, pickContextMenuItem, readQuickInput, readToasts, runPaletteCommand, waitForQuickInput, waitForToast } from './prompts.mjs';
 
 const COMMAND = 'PLEG Doctor: Configure Node Access…';
 const KEY_NAME = 'id_ed25519_pleg_e2e';
@@ -55,7 +55,7 @@ async function waitForStep(page, titlePattern) {
 /** Types `text` into the step titled like `titlePattern`, presses Enter, and waits until that step is gone. */
 async function answer(page, titlePattern, text) {
   const before = await waitForStep(page, titlePattern);
-  await page.locator('.quick-input-widget .quick-input-box input').first().fill(text, { timeout: 5_000 });
+  await fillQuickInput(page, text);
   await sleep(250); // a quick pick filters as you type
   await page.keyboard.press('Enter');
   const deadline = Date.now() + STEP_TIMEOUT_MS;
@@ -133,7 +133,7 @@ export async function runConfigureNodeAccessCheck({ page, check, shot, access, u
     // The user step starts from the current value; a bad one is refused with the validator's message.
     const userStep = await waitForStep(page, step(2));
     assert(userStep.value === oldEntry.user, `the user box starts with "${userStep.value}", the setting says "${oldEntry.user}"`);
-    await page.locator('.quick-input-widget .quick-input-box input').first().fill('-oProxyCommand=x', { timeout: 5_000 });
+    await fillQuickInput(page, '-oProxyCommand=x');
     await page.keyboard.press('Enter');
     await sleep(500);
     const refused = await readStep(page);
@@ -195,7 +195,7 @@ export async function runConfigureNodeAccessCheck({ page, check, shot, access, u
     await container.locator('.monaco-button', { hasText: 'Test Connection' }).first().click({ timeout: 5_000 });
     const pick = await waitForQuickInput(page, { timeoutMs: STEP_TIMEOUT_MS, match: (q) => q.items.some((i) => i.includes(STACK_NODE)), describeState: describe });
     assert(/Test Connection/.test(pick.title), `the node pick is titled "${pick.title}"`);
-    await page.locator('.quick-input-widget .quick-input-box input').first().fill(STACK_NODE);
+    await fillQuickInput(page, STACK_NODE);
     await sleep(250);
     await page.keyboard.press('Enter');
     const deadline = Date.now() + SNAPSHOT_TIMEOUT_MS;
@@ -221,7 +221,7 @@ export async function runWalkthroughCheck({ page, check, shot }) {
   await check('(8d) the "Get started with PLEG Doctor" walkthrough lists its steps and its node access button starts Configure Node Access…', async () => {
     await runPaletteCommand(page, 'Welcome: Open Walkthrough...');
     await waitForQuickInput(page, { timeoutMs: STEP_TIMEOUT_MS, match: (q) => q.items.some((i) => i.includes('Get started with PLEG Doctor')), describeState: () => describePrompts(page) });
-    await page.locator('.quick-input-widget .quick-input-box input').first().fill('Get started with PLEG Doctor');
+    await fillQuickInput(page, 'Get started with PLEG Doctor');
     await sleep(250);
     await page.keyboard.press('Enter');
     const titles = ['Pick your clusters', 'See the nodes and their verdicts', 'Set up node access', 'Diagnose a node', 'Ask what if'];

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countRuntimeObjects, encryptedKeyCopy, hostKeyFingerprint } from './nodeStack.mjs';
 import {
-  answerQuickInput, clearNotifications, clickModalButton, describePrompts, pickContextMenuItem, readActiveEditorLines, readActiveEditorText,
+  answerQuickInput, clearNotifications, clickModalButton, describePrompts, fillQuickInput, pickContextMenuItem, readActiveEditorLines, readActiveEditorText,
   readEditorTabs, readModal, readQuickInput, readToasts, runPaletteCommand, waitForModal, waitForQuickInput, waitForToast,
 } from './prompts.mjs';
 import { readTreeRows, rowLocator, waitForDescription } from './workbench.mjs';
@@ -312,7 +312,7 @@ export async function runCriSnapshotChecks(ctx) {
     const pick = await waitForQuickInput(page, { timeoutMs: 10_000, match: (q) => q.items.some((i) => i.includes(STACK_NODE)), describeState: describe });
     const item = pick.items.find((i) => i.includes(STACK_NODE));
     assert(item.includes(STACK_CONTEXT), `the quick pick item "${item}" does not name the context ${STACK_CONTEXT}`);
-    await page.locator('.quick-input-widget .quick-input-box input').first().fill(STACK_NODE);
+    await fillQuickInput(page, STACK_NODE);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: STACK_NODE }).first().waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
     const toast = await waitForResultWithoutPrompts(page, SNAPSHOT_TIMEOUT_MS, 'snapshot after the reload');

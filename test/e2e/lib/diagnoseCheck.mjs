@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  clearNotifications, describePrompts, pickContextMenuItem, readActiveEditorText, readEditorTabs, readModal, readQuickInput, readToasts,
+  clearNotifications, describePrompts, fillQuickInput, pickContextMenuItem, readActiveEditorText, readEditorTabs, readModal, readQuickInput, readToasts,
   runPaletteCommand, waitForQuickInput, waitForToast,
 } from './prompts.mjs';
 import { REPO } from './tools.mjs';
@@ -191,7 +191,7 @@ export async function runDiagnoseChecks(ctx) {
     await runPaletteCommand(page, `PLEG Doctor: ${COMMAND_TITLE}`);
     const pick = await waitForQuickInput(page, { timeoutMs: 10_000, match: (q) => q.items.some((i) => i.includes(DIAGNOSE_READY_NODE)), describeState: () => describePrompts(page) });
     assert(pick.title === COMMAND_TITLE, `the quick pick is titled "${pick.title}", not "${COMMAND_TITLE}"`);
-    await page.locator('.quick-input-widget .quick-input-box input').first().fill(DIAGNOSE_READY_NODE);
+    await fillQuickInput(page, DIAGNOSE_READY_NODE);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: DIAGNOSE_READY_NODE }).first().waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
     const { toast } = await waitForDiagnosis(page, DIAGNOSE_READY_NODE, DIAGNOSIS_TIMEOUT_MS);
@@ -419,8 +419,7 @@ const execFileAsync = promisify(execFile);
 /** The simple file dialog of the web workbench: type the folder, then its OK button (`okLabel`). */
 async function chooseFolder(page, folder, okLabel) {
   const quick = await waitForQuickInput(page, { timeoutMs: 15_000, describeState: () => describePrompts(page) });
-  const input = page.locator('.quick-input-widget .quick-input-box input').first();
-  await input.fill(folder.endsWith('/') ? folder : `${folder}/`);
+  await fillQuickInput(page, folder.endsWith('/') ? folder : `${folder}/`);
   await sleep(800); // the dialog lists the folder it was given before it accepts it
   const ok = page.locator('.quick-input-widget .monaco-button', { hasText: new RegExp(`^\\s*${okLabel}\\s*$`) }).first();
   const widget = page.locator('.quick-input-widget').first();

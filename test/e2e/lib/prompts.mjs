@@ -68,10 +68,26 @@ export async function waitForQuickInput(page, { timeoutMs, match = () => true, d
   throw new Error(`no matching quick input within ${timeoutMs} ms (last: ${JSON.stringify(last)})${describeState ? `; on screen: ${await describeState()}` : ''}`);
 }
 
+/**
+ * Sets the text of the visible quick input. The workbench can keep more than one quick-input widget in
+ * the DOM (a hidden one stays after another prompt), so the input is located inside the shown widget;
+ * a fill that finds it busy (re-rendering between two pickers) is tried once more before it fails.
+ */
+export async function fillQuickInput(page, text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input:visible').first();
+  try {
+    await input.fill(text, { timeout: 5_000 });
+  } catch (first) {
+    await sleep(500);
+    await input.fill(text, { timeout: 5_000 }).catch(async (err) => {
+      throw new Error(`could not type "${text}" into the quick input (${first.message.split('\n')[0]}; again: ${err.message.split('\n')[0]}); on screen: ${JSON.stringify(await readQuickInput(page))}`);
+    });
+  }
+}
+
 /** Types into the visible quick input, accepts it with Enter and waits until the widget has closed. */
 export async function answerQuickInput(page, text) {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.first().fill(text, { timeout: 5_000 });
+  await fillQuickInput(page, text);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
     throw new Error(`the input box is still open 5 s after Enter: ${JSON.stringify(await readQuickInput(page))}`);

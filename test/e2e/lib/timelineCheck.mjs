@@ -5,7 +5,7 @@
 // both charts (every lane has pixels). Opening the same node again from the palette must focus that
 // panel, not make a second one. The helpers (openTimeline, readTimeline) take any node, so the live check
 // on the real node stack can reuse them: open, then poll readTimeline until the state it wants shows.
-import { pickContextMenuItem, readEditorTabs, runPaletteCommand, waitForQuickInput, describePrompts } from './prompts.mjs';
+import { fillQuickInput, pickContextMenuItem, readEditorTabs, runPaletteCommand, waitForQuickInput, describePrompts } from './prompts.mjs';
 import { rowLocator } from './workbench.mjs';
 
 export const TIMELINE_DEMO_NODE = 'prod-eu-node-07';
@@ -26,7 +26,7 @@ export async function openTimeline(page, node, { via = 'contextMenu' } = {}) {
   await runPaletteCommand(page, `PLEG Doctor: ${COMMAND_TITLE}`);
   const pick = await waitForQuickInput(page, { timeoutMs: 10_000, match: (q) => q.items.some((i) => i.includes(node)), describeState: () => describePrompts(page) });
   assert(pick.title === COMMAND_TITLE, `the quick pick is titled "${pick.title}", not "${COMMAND_TITLE}"`);
-  await page.locator('.quick-input-widget .quick-input-box input').first().fill(node);
+  await fillQuickInput(page, node);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: node }).first().waitFor({ timeout: 5_000 });
   await page.keyboard.press('Enter');
 }
