@@ -3,8 +3,8 @@
 // its first, last, lowest and highest sample (M4), so each column shows the same extremes and the same
 // line ends as the full data, and a live update at 1 Hz does not walk the whole day again.
 // A row kept for one series is null in the others unless it is one of their picks too: written whole,
-// every series drew every other series' picks as well (a day: 18,000 drawn points instead of 10,000, the
-// constant threshold alone 6,600), and drawing them was most of a live update's frame. The chart joins
+// every series drew every other series' picks as well (a day: 18,000 drawn points instead of 10,000),
+// and drawing them was most of a live update's frame. The chart joins
 // its lines across nulls (spanGaps, or gaps from lineGaps.ts), so the nulls break nothing.
 // Buckets lie on a fixed grid (a power of two seconds wide), not on the view's edges, so a view that
 // slides or grows keeps its finished buckets; appending a delta recomputes only the last, open one.
@@ -42,14 +42,8 @@ export class ChartDecimator {
   private readonly levels = new Map<number, Level>();
   private uses = 0;
 
-  /**
-   * `source()` returns the series' own arrays, which only grow by appending; except `constantColumns`,
-   * one value everywhere that may be rewritten in place (the threshold, when the settings change it).
-   */
-  constructor(
-    private readonly source: () => ChartColumns,
-    private readonly constantColumns: readonly number[] = [],
-  ) {}
+  /** `source()` returns the series' own arrays, which only grow by appending. */
+  constructor(private readonly source: () => ChartColumns) {}
 
   /**
    * The columns to draw for [fromS, toS] on `columns` pixel columns: the source itself when it has few
@@ -70,12 +64,6 @@ export class ChartDecimator {
     }
     level.lastUsed = ++this.uses;
     grow(level, src);
-    for (const j of this.constantColumns) {
-      const value = src[j]?.at(-1);
-      const column = level.out[j];
-      if (value === undefined || value === null || column === undefined) continue;
-      for (let i = 0; i < column.length; i++) if (column[i] !== null) column[i] = value;
-    }
     return level.out;
   }
 

@@ -8,7 +8,9 @@
 
 import uPlot from 'uplot';
 import { ChartDecimator, type ChartColumns } from './decimate';
+import { MarkLayer } from './markLayer';
 import { BREAK_AFTER_PERIODS, longGaps } from './lineGaps';
+import { lowerBound } from './lowerBound';
 import { firstEventAt, podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
 
 export interface SessionChartLabels {
@@ -61,6 +63,14 @@ const LANE_PX = 22;
 /** Both charts reserve the same room for their axes, so that one instant is at the same x in both. */
 const LEFT_AXIS_PX = 170;
 const RIGHT_AXIS_PX = 64;
+/** The health line's width where its points are far enough apart to read as a line (CSS px). */
+const HEALTH_LINE_PX = 1.5;
+/**
+ * Points closer than this (CSS px) make the health line a dense sawtooth (a relist a second over 15
+ * minutes is 1.3 px per point): there it is drawn 1 px wide. Wider, that sawtooth took 4–6 ms to
+ * rasterize per frame without a GPU; at 1 px it is a hairline, under 1 ms, and reads the same.
+ */
+const DENSE_POINT_SPACING_PX = 3;
 /** The kubelet posts NotReady at its next status update after Healthy() turns false: at most this later. */
 const NODE_STATUS_UPDATE_S = 10;
 
@@ -182,6 +192,27 @@ function paintMarkers(u: uPlot, markers: readonly Marker[], color: string, row: 
 }
 
 /**
+ * The threshold, one value for the whole session: a single dashed line across the plot. As a series it
+ * was a column of the same number in every row, which each redraw walked and the decimation kept two
+ * rows of per column (a fifth of a day's drawn rows).
+ */
+function paintThreshold(u: uPlot, thresholdS: number, color: string): void {
+  const ctx = u.ctx;
+  const dpr = devicePixelRatio;
+  const y = Math.round(u.valToPos(thresholdS, 'y', true)) + 0.5;
+  const { left, width } = u.bbox;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = dpr;
+  ctx.setLineDash([6 * dpr, 4 * dpr]);
+  ctx.beginPath();
+  ctx.moveTo(left, y);
+  ctx.lineTo(left + width, y);
+  ctx.stroke();
+  ctx.restore();
+}
+
+/**
  * After the last relist the quantity keeps growing until the next one ends (a hung relist may take the
  * runtime request timeout): drawn dashed from the last relist to the end of the session.
  */
@@ -203,7 +234,7 @@ function paintGrowing(u: uPlot, s: SessionSeries, color: string): void {
   ctx.restore();
 }
 
-function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number]): uPlot.Options {
+function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], healthWidth: number): uPlot.Options {
   const clock = (v: number): string => new Date((startEpochS + v) * 1000).toISOString().slice(11, 19);
   return {
     width,
@@ -222,14 +253,13 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
     ],
     series: [
       {},
-      { scale: 'y', stroke: p.health, width: 1.5, spanGaps: true, points: { show: false } },
-      // Joined across nulls: a decimated view keeps only each bucket's ends of this constant (decimate.ts).
-      { scale: 'y', stroke: p.threshold, width: 1, dash: [6, 4], spanGaps: true, points: { show: false } },
+      { scale: 'y', stroke: p.health, width: healthWidth, spanGaps: true, points: { show: false } },
       // Joined across failed relists and scrapes, broken where no relist succeeded for a few periods.
       { scale: 'd', stroke: p.duration, width: 1, spanGaps: false, gaps: (u, i, idx0, idx1) => longGaps(u.data[0], u.data[i]!, idx0, idx1, BREAK_AFTER_PERIODS * s.relistPeriodS, (x) => u.valToPos(x, 'x', true)) },
       { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
       { scale: 'y', stroke: p.kubeletAge, width: 1.5, dash: [2, 3], spanGaps: true, points: { show: false } },
-      { scale: 'd', stroke: p.kubeletDuration, width: 1.5, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration } },
+      // 1 px like the relists' durations: a day of jittery means drawn 1.5 px wide took 6 ms to rasterize.
+      { scale: 'd', stroke: p.kubeletDuration, width: 1, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration } },
     ],
     hooks: {
       drawClear: [
@@ -240,6 +270,7 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
       ],
       draw: [
         (u) => {
+          paintThreshold(u, s.thresholdS, p.threshold);
           paintGrowing(u, s, p.health);
           paintMarkers(u, s.discards, p.discards, 0, 'tri');
           paintMarkers(u, s.rpcErrors, p.rpcErrors, 1, 'cross');
@@ -263,10 +294,22 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
 
 /** The series' own arrays, not copies: a live update appends to them and redraws. */
 function mainData(s: SessionSeries): ChartColumns {
-  return [s.x, s.sinceLastRelistStart, s.threshold, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
+  return [s.x, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
 }
-/** The threshold's column in mainData: one value, rewritten in place when the settings change it. */
-const THRESHOLD_COLUMN = 2;
+/** The health line's column in mainData. */
+const HEALTH_COLUMN = 1;
+
+/** The health line's width for how densely the drawn points lie in [fromS, toS] on `plotPx` CSS px (see DENSE_POINT_SPACING_PX). */
+function healthLineWidth(columns: ChartColumns, fromS: number, toS: number, plotPx: number): number {
+  const xs = columns[0];
+  const inView = lowerBound(xs.length, (i) => xs[i]! <= toS) - lowerBound(xs.length, (i) => xs[i]! < fromS);
+  return plotPx / Math.max(1, inView) < DENSE_POINT_SPACING_PX ? 1 : HEALTH_LINE_PX;
+}
+
+function fitHealthLine(u: uPlot, columns: ChartColumns, fromS: number, toS: number): void {
+  const series = u.series[HEALTH_COLUMN];
+  if (series !== undefined) series.width = healthLineWidth(columns, fromS, toS, u.bbox.width / devicePixelRatio);
+}
 
 /** The lanes chart draws from the series itself: its data is only the x extent. */
 function lanesData(s: SessionSeries): uPlot.AlignedData {
@@ -292,7 +335,7 @@ function xScale(initial: [number, number]): uPlot.Scale {
 
 const EVENT_COLOR: Record<string, keyof Palette> = { ContainerStarted: 'started', ContainerDied: 'died', ContainerRemoved: 'removed', ContainerChanged: 'changed' };
 
-function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette): void {
+function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette, marks: MarkLayer): void {
   const ctx = u.ctx;
   const dpr = devicePixelRatio;
   const laneH = LANE_PX * dpr;
@@ -309,7 +352,8 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   const laneOf = new Map(pods.map((pod, i) => [pod, FIXED_LANES + i]));
   const otherLane = FIXED_LANES + pods.length;
   const [min, max] = [u.scales['x']!.min ?? 0, u.scales['x']!.max ?? 0];
-  ctx.save();
+  const { left, top: plotTop, width, height } = u.bbox;
+  marks.begin(width + 4 * dpr, height);
   // One mark per pixel column and lane (a day in view puts thousands of events in a column): the latest
   // event's colour, except that a Changed does not cover a Started, Died or Removed in the same column.
   const pendingX = new Array<number>(otherLane + 1).fill(Number.NaN);
@@ -317,11 +361,10 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   const flush = (lane: number): void => {
     const x = pendingX[lane]!;
     if (Number.isNaN(x)) return;
-    ctx.fillStyle = pendingColor[lane]!;
-    ctx.fillRect(x - dpr, barTop(lane), 3 * dpr, barH);
+    // The layer starts 2 device px left of the plot, so a mark at its left edge keeps its left part.
+    marks.fill(x - dpr - (left - 2 * dpr), barTop(lane) - plotTop, 3 * dpr, barH, pendingColor[lane]!);
   };
   // valToPos written out for the linear x scale: it ran once per event, 15,000 times a redraw for a day.
-  const { left, width } = u.bbox;
   const pxPerS = max > min ? width / (max - min) : Number.NaN;
   const toPx = Number.isFinite(pxPerS) ? (atS: number): number => left + (atS - min) * pxPerS : (atS: number): number => u.valToPos(atS, 'x', true);
   for (let i = firstEventAt(s.podEvents, min); i < s.podEvents.length; i++) {
@@ -339,7 +382,7 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
     pendingColor[lane] = p[EVENT_COLOR[e.type] ?? 'changed'];
   }
   for (let lane = 0; lane <= otherLane; lane++) flush(lane);
-  ctx.restore();
+  marks.drawOnto(ctx, left - 2 * dpr, plotTop);
 }
 
 /** The pods with a lane and every lane's name, top to bottom; rewritten in place when pods trade lanes. */
@@ -356,6 +399,7 @@ function laneSet(s: SessionSeries, pods: string[], labels: SessionChartLabels): 
 
 function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palette, callbacks: ChartCallbacks, range: [number, number]): uPlot.Options {
   const rows = lanes.names.length;
+  const marks = new MarkLayer();
   return {
     width,
     height: rows * LANE_PX + 40,
@@ -378,7 +422,7 @@ function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palett
     ],
     series: [{}, { show: false }],
     hooks: {
-      drawClear: [(u) => paintLanes(u, s, lanes.pods, p)],
+      drawClear: [(u) => paintLanes(u, s, lanes.pods, p, marks)],
       setSelect: [
         (u) => {
           if (u.select.width <= 0) return;
@@ -404,11 +448,13 @@ export function renderSessionCharts(
   const width = Math.max(480, mainHost.clientWidth);
   let range = initialRange;
   // A wide view draws per pixel column the extremes of each series, not every sample (see decimate.ts).
-  const decimator = new ChartDecimator(() => mainData(s), [THRESHOLD_COLUMN]);
+  const decimator = new ChartDecimator(() => mainData(s));
   let plotColumns = width * devicePixelRatio;
   const columnsNow = (): ChartColumns => decimator.columnsFor(range[0], range[1], plotColumns);
   let drawn = columnsNow();
-  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range), drawn, mainHost);
+  // The plot's width before uPlot has laid it out: the chart's, less the two axes' room.
+  const healthWidth = healthLineWidth(drawn, range[0], range[1], width - LEFT_AXIS_PX - RIGHT_AXIS_PX);
+  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, healthWidth), drawn, mainHost);
   plotColumns = main.bbox.width || plotColumns;
   let laneNames = laneSet(s, podLanes(s), labels);
   let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range), lanesData(s), lanesHost);
@@ -423,6 +469,7 @@ export function renderSessionCharts(
     },
     update() {
       drawn = columnsNow();
+      fitHealthLine(main, drawn, range[0], range[1]);
       main.setData(drawn, false);
       const nowPods = podLanes(s);
       if (nowPods.join('\n') === laneNames.pods.join('\n')) {
@@ -447,6 +494,7 @@ export function renderSessionCharts(
     setRange(fromS, toS) {
       range = [fromS, Math.max(toS, fromS + 1e-3)];
       const next = columnsNow();
+      fitHealthLine(main, next, range[0], range[1]);
       if (next !== drawn) {
         drawn = next;
         main.setData(drawn, false);

@@ -27,8 +27,6 @@ export interface SessionSeries {
   x: number[];
   /** What Healthy() compares with the threshold, at each relist's end (s). */
   sinceLastRelistStart: Array<number | null>;
-  /** The threshold at each x (a line across the chart). */
-  threshold: number[];
   /**
    * Successful relists' durations (s). Durations are drawn on a log scale, which cannot show zero: they
    * are kept at least a microsecond, so instant relists still appear. Kept here, not copied per draw.
@@ -63,7 +61,6 @@ export function emptySeries(thresholdMs: number, relistPeriodMs = 1_000): Sessio
   return {
     x: [],
     sinceLastRelistStart: [],
-    threshold: [],
     relistDuration: [],
     failedRelist: [],
     kubeletRelistDuration: [],
@@ -94,7 +91,6 @@ function putRow(s: SessionSeries, atS: number, since: number | null, duration: n
   const i = s.rows++;
   if (i < s.x.length) {
     s.x[i] = atS;
-    s.threshold[i] = s.thresholdS;
     s.sinceLastRelistStart[i] = since;
     s.relistDuration[i] = duration;
     s.failedRelist[i] = failed;
@@ -104,7 +100,6 @@ function putRow(s: SessionSeries, atS: number, since: number | null, duration: n
     return;
   }
   s.x.push(atS);
-  s.threshold.push(s.thresholdS);
   s.sinceLastRelistStart.push(since);
   s.relistDuration.push(duration);
   s.failedRelist.push(failed);
@@ -194,10 +189,9 @@ export function sessionSeries(session: TimelineSession): SessionSeries {
   // array's store only when less than half of it is used).
   const capacity = rows + Math.max(1024, rows >> 4);
   s.x = new Array<number>(capacity).fill(0);
-  s.threshold = new Array<number>(capacity).fill(s.thresholdS);
   s.relistAt = new Array<number>(capacity).fill(-1);
   for (const key of ['sinceLastRelistStart', 'relistDuration', 'failedRelist', 'kubeletRelistDuration', 'kubeletLastSeenAge'] as const) s[key] = new Array<number | null>(capacity).fill(null);
-  for (const column of [s.x, s.threshold, s.relistAt, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletRelistDuration, s.kubeletLastSeenAge]) column.length = rows;
+  for (const column of [s.x, s.relistAt, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletRelistDuration, s.kubeletLastSeenAge]) column.length = rows;
   mergeSamples(s, session.relists, 0, session.kubelet);
   // A miscount would leave rows of zeros the charts would draw: fail here instead.
   if (s.rows !== rows) throw new Error(`timeline series: ${s.rows} rows written, ${rows} expected`);
@@ -217,10 +211,7 @@ export function appendDelta(s: SessionSeries, session: TimelineSession, delta: S
   addPodEvents(s, delta.podEvents ?? []);
   s.endS = Math.max(s.endS, delta.durationMs / 1000);
   if (delta.settings !== undefined) s.relistPeriodS = delta.settings.relistPeriodMs / 1000;
-  if (delta.settings !== undefined && delta.settings.thresholdMs / 1000 !== s.thresholdS) {
-    s.thresholdS = delta.settings.thresholdMs / 1000;
-    s.threshold.fill(s.thresholdS);
-  }
+  if (delta.settings !== undefined) s.thresholdS = delta.settings.thresholdMs / 1000;
 }
 
 /** The index in sorted `xs` of the value nearest `x` for which `keep` holds, or -1. */

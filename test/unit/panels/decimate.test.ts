@@ -32,7 +32,7 @@ describe('ChartDecimator', () => {
     const n = 400;
     // Series 1: -0 then +0 at the start of every bucket, -1 elsewhere: the highest drawn must be +0.
     const src = columnsOf(Array.from({ length: n }, () => 1), Array.from({ length: n }, (_, i) => [i % 8 === 0 ? -0 : i % 8 === 1 ? 0 : -1, null] as [number, null]));
-    const out = new ChartDecimator(() => src, [3]).columnsFor(0, n, 10);
+    const out = new ChartDecimator(() => src).columnsFor(0, n, 10);
     expect(out).not.toBe(src);
     const drawn = out[1]!.filter((v): v is number => v !== null && v !== undefined);
     expect(drawn.some((v) => Object.is(v, 0))).toBe(true);
@@ -47,7 +47,7 @@ describe('ChartDecimator', () => {
     fc.assert(
       fc.property(arbitraryColumns, fc.integer({ min: 4, max: 200 }), (src, columns) => {
         const end = src[0].at(-1)!;
-        const out = new ChartDecimator(() => src, [3]).columnsFor(0, end, columns);
+        const out = new ChartDecimator(() => src).columnsFor(0, end, columns);
         if (out === src) return;
         expect(out[0].length).toBeLessThan(src[0].length);
         const bucketS = 2 ** Math.ceil(Math.log2(end / columns));
@@ -94,7 +94,7 @@ describe('ChartDecimator', () => {
     fc.assert(
       fc.property(arbitraryColumns, fc.integer({ min: 1, max: 9 }), fc.integer({ min: 10, max: 120 }), (full, cuts, columns) => {
         const grown: ChartColumns = full.map(() => []) as unknown as ChartColumns;
-        const decimator = new ChartDecimator(() => grown, [3]);
+        const decimator = new ChartDecimator(() => grown);
         const n = full[0].length;
         const end = full[0].at(-1)!;
         let last: ChartColumns = grown;
@@ -105,25 +105,11 @@ describe('ChartDecimator', () => {
           // The same range each time (a whole-session view), as a replay's last frame would use.
           last = decimator.columnsFor(0, end, columns);
         }
-        const fresh = new ChartDecimator(() => full, [3]).columnsFor(0, end, columns);
+        const fresh = new ChartDecimator(() => full).columnsFor(0, end, columns);
         expect(last === grown ? full : last).toEqual(fresh === full ? full : fresh);
       }),
       { numRuns: 100 },
     );
-  });
-
-  it('a constant column rewritten in place (a new threshold) is drawn with its new value', () => {
-    const n = 5_000;
-    const src = columnsOf(Array.from({ length: n }, () => 1), Array.from({ length: n }, (_, i) => [i % 7, null] as [number, null]));
-    const decimator = new ChartDecimator(() => src, [3]);
-    const drawn = (c: ChartColumns): Array<number | null> => c[3]!.filter((v) => v !== null);
-    expect(drawn(decimator.columnsFor(0, n, 100)).length).toBeGreaterThan(0);
-    expect(drawn(decimator.columnsFor(0, n, 100)).every((v) => v === 180)).toBe(true);
-    src[3]!.fill(60);
-    const out = decimator.columnsFor(0, n, 100);
-    expect(out).not.toBe(src);
-    expect(drawn(out).length).toBeGreaterThan(0);
-    expect(drawn(out).every((v) => v === 60)).toBe(true);
   });
 
   it('a view zoomed in draws finer buckets; going back to a level evicted since recomputes it the same', () => {
