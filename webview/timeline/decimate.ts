@@ -15,6 +15,15 @@ import { lowerBound } from './lowerBound';
 /** The session series' arrays the top chart draws: x first, then one array per drawn series. */
 export type ChartColumns = [number[], ...Array<Array<number | null>>];
 
+/**
+ * One series' own picks, in time order: its non-null rows of the decimated columns. A line drawn from
+ * these walks only its own points, not every series' rows (a day: 2,700 points, not 5,000 rows).
+ */
+export interface OwnPoints {
+  xs: number[];
+  ys: number[];
+}
+
 /** Below this many samples per bucket the full data is drawn (decimating it would save nothing). */
 const MIN_SAMPLES_PER_BUCKET = 4;
 /** Levels kept at once: the zoom levels a user goes back and forth between. */
@@ -30,6 +39,10 @@ interface Level {
   openFrom: number;
   /** The open bucket's number (floor(x / bucketS)). */
   openBucket: number;
+  /** Per series (index as in `out`; 0, the x column, stays empty), its picks. */
+  own: OwnPoints[];
+  /** Per series, where the open bucket's picks start in `own`. */
+  ownOpenFrom: number[];
   lastUsed: number;
 }
 
@@ -58,13 +71,28 @@ export class ChartDecimator {
     const bucketS = powerOfTwoAtLeast((toS - fromS) / buckets);
     let level = this.levels.get(bucketS);
     if (level === undefined) {
-      level = { bucketS, out: src.map(() => []) as unknown as ChartColumns, openSourceFrom: 0, openFrom: 0, openBucket: Number.NEGATIVE_INFINITY, lastUsed: 0 };
+      level = {
+        bucketS,
+        out: src.map(() => []) as unknown as ChartColumns,
+        openSourceFrom: 0,
+        openFrom: 0,
+        openBucket: Number.NEGATIVE_INFINITY,
+        own: src.map(() => ({ xs: [], ys: [] })),
+        ownOpenFrom: src.map(() => 0),
+        lastUsed: 0,
+      };
       this.levels.set(bucketS, level);
       this.evict();
     }
     level.lastUsed = ++this.uses;
     grow(level, src);
     return level.out;
+  }
+
+  /** Per series, its own points in `columns` when they are decimated columns this decimator returned; else undefined. */
+  ownPoints(columns: ChartColumns): readonly OwnPoints[] | undefined {
+    for (const level of this.levels.values()) if (level.out === columns) return level.own;
+    return undefined;
   }
 
   private evict(): void {
@@ -82,6 +110,10 @@ function grow(level: Level, src: ChartColumns): void {
   const xs = src[0];
   const out = level.out;
   for (const column of out) column.length = level.openFrom;
+  level.own.forEach((own, j) => {
+    own.xs.length = level.ownOpenFrom[j]!;
+    own.ys.length = level.ownOpenFrom[j]!;
+  });
   let start = level.openSourceFrom;
   let bucket = start < xs.length ? Math.floor(xs[start]! / level.bucketS) : level.openBucket;
   for (let i = start; i <= xs.length; i++) {
@@ -90,9 +122,10 @@ function grow(level: Level, src: ChartColumns): void {
     if (b === bucket) continue;
     if (i > start) {
       level.openFrom = out[0].length;
+      level.own.forEach((own, j) => (level.ownOpenFrom[j] = own.xs.length));
       level.openSourceFrom = start;
       level.openBucket = bucket;
-      pickBucket(src, start, i, out);
+      pickBucket(src, start, i, out, level.own);
     }
     start = i;
     bucket = b;
@@ -108,7 +141,7 @@ let rows = new Int32Array(4 * 8);
  * The samples [from, to) of one bucket: for each series its first, last, lowest and highest, in time
  * order; a row is written with every series' value where it is one of that series' picks, else null.
  */
-function pickBucket(src: ChartColumns, from: number, to: number, out: ChartColumns): void {
+function pickBucket(src: ChartColumns, from: number, to: number, out: ChartColumns, own: OwnPoints[]): void {
   const series = src.length - 1;
   if (chosen.length < 4 * series) {
     chosen = new Int32Array(4 * series);
@@ -138,11 +171,17 @@ function pickBucket(src: ChartColumns, from: number, to: number, out: ChartColum
   }
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
-    out[0].push(src[0][i]!);
+    const x = src[0][i]!;
+    out[0].push(x);
     for (let j = 1; j <= series; j++) {
       const at = 4 * (j - 1);
       const picked = chosen[at] === i || chosen[at + 1] === i || chosen[at + 2] === i || chosen[at + 3] === i;
-      (out[j] as Array<number | null>).push(picked ? (src[j]![i] as number) : null);
+      const y = picked ? (src[j]![i] as number) : null;
+      (out[j] as Array<number | null>).push(y);
+      if (y !== null) {
+        own[j]!.xs.push(x);
+        own[j]!.ys.push(y);
+      }
     }
   }
 }

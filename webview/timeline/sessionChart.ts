@@ -7,8 +7,9 @@
 // Zooming either chart (drag) zooms both.
 
 import uPlot from 'uplot';
-import { ChartDecimator, type ChartColumns } from './decimate';
+import { ChartDecimator, type ChartColumns, type OwnPoints } from './decimate';
 import { MarkLayer } from './markLayer';
+import { ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS, longGaps } from './lineGaps';
 import { lowerBound } from './lowerBound';
 import { firstEventAt, podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
@@ -234,8 +235,10 @@ function paintGrowing(u: uPlot, s: SessionSeries, color: string): void {
   ctx.restore();
 }
 
-function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], healthWidth: number): uPlot.Options {
+function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], healthWidth: number, ownOf: (seriesIdx: number) => OwnPoints | undefined): uPlot.Options {
   const clock = (v: number): string => new Date((startEpochS + v) * 1000).toISOString().slice(11, 19);
+  const lines = ownLinePaths(ownOf);
+  const breakAfterS = (): number => BREAK_AFTER_PERIODS * s.relistPeriodS;
   return {
     width,
     height: 300,
@@ -253,13 +256,20 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
     ],
     series: [
       {},
-      { scale: 'y', stroke: p.health, width: healthWidth, spanGaps: true, points: { show: false } },
+      { scale: 'y', stroke: p.health, width: healthWidth, spanGaps: true, points: { show: false }, paths: lines },
       // Joined across failed relists and scrapes, broken where no relist succeeded for a few periods.
-      { scale: 'd', stroke: p.duration, width: 1, spanGaps: false, gaps: (u, i, idx0, idx1) => longGaps(u.data[0], u.data[i]!, idx0, idx1, BREAK_AFTER_PERIODS * s.relistPeriodS, (x) => u.valToPos(x, 'x', true)) },
+      {
+        scale: 'd',
+        stroke: p.duration,
+        width: 1,
+        spanGaps: false,
+        gaps: (u, i, idx0, idx1) => longGaps(u.data[0], u.data[i]!, idx0, idx1, breakAfterS(), (x) => u.valToPos(x, 'x', true)),
+        paths: ownLinePaths(ownOf, breakAfterS),
+      },
       { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
-      { scale: 'y', stroke: p.kubeletAge, width: 1.5, dash: [2, 3], spanGaps: true, points: { show: false } },
+      { scale: 'y', stroke: p.kubeletAge, width: 1.5, dash: [2, 3], spanGaps: true, points: { show: false }, paths: lines },
       // 1 px like the relists' durations: a day of jittery means drawn 1.5 px wide took 6 ms to rasterize.
-      { scale: 'd', stroke: p.kubeletDuration, width: 1, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration } },
+      { scale: 'd', stroke: p.kubeletDuration, width: 1, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: lines },
     ],
     hooks: {
       drawClear: [
@@ -454,7 +464,8 @@ export function renderSessionCharts(
   let drawn = columnsNow();
   // The plot's width before uPlot has laid it out: the chart's, less the two axes' room.
   const healthWidth = healthLineWidth(drawn, range[0], range[1], width - LEFT_AXIS_PX - RIGHT_AXIS_PX);
-  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, healthWidth), drawn, mainHost);
+  const ownOf = (seriesIdx: number): OwnPoints | undefined => decimator.ownPoints(drawn)?.[seriesIdx];
+  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, healthWidth, ownOf), drawn, mainHost);
   plotColumns = main.bbox.width || plotColumns;
   let laneNames = laneSet(s, podLanes(s), labels);
   let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range), lanesData(s), lanesHost);

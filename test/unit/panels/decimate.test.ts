@@ -112,6 +112,39 @@ describe('ChartDecimator', () => {
     );
   });
 
+  it("each series' own points are exactly its non-null rows of the decimated columns, also after appends", () => {
+    let decimated = 0;
+    fc.assert(
+      fc.property(arbitraryColumns, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 10, max: 120 }), (full, cuts, columns) => {
+        const grown: ChartColumns = full.map(() => []) as unknown as ChartColumns;
+        const decimator = new ChartDecimator(() => grown);
+        const n = full[0].length;
+        const end = full[0].at(-1)!;
+        for (let k = 1; k <= cuts; k++) {
+          const upTo = Math.round((n * k) / cuts);
+          const from = grown[0].length;
+          for (let j = 0; j < full.length; j++) (grown[j] as Array<number | null>).push(...full[j]!.slice(from, upTo));
+          const out = decimator.columnsFor(0, end, columns);
+          const own = decimator.ownPoints(out);
+          if (out === grown) {
+            expect(own).toBeUndefined();
+            continue;
+          }
+          expect(own).toBeDefined();
+          decimated++;
+          for (let j = 1; j < out.length; j++) {
+            const rows = out[0].map((x, i) => [x, out[j]![i]] as const).filter(([, y]) => y !== null);
+            expect(own![j]!.xs).toEqual(rows.map(([x]) => x));
+            expect(own![j]!.ys).toEqual(rows.map(([, y]) => y));
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+    // The generated sessions must reach decimation, or the property above says nothing.
+    expect(decimated).toBeGreaterThan(50);
+  });
+
   it('a view zoomed in draws finer buckets; going back to a level evicted since recomputes it the same', () => {
     const n = 20_000;
     const src = columnsOf(Array.from({ length: n }, () => 1), Array.from({ length: n }, (_, i) => [Math.sin(i / 50) * 100, i % 11 === 0 ? i : null] as [number, number | null]));
