@@ -267,7 +267,7 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
         paths: ownLinePaths(ownOf, breakAfterS),
       },
       { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
-      { scale: 'y', stroke: p.kubeletAge, width: 1.5, dash: [2, 3], spanGaps: true, points: { show: false }, paths: lines },
+      { scale: 'y', stroke: p.kubeletAge, width: 1, dash: [2, 3], spanGaps: true, points: { show: false }, paths: lines },
       // 1 px like the relists' durations: a day of jittery means drawn 1.5 px wide took 6 ms to rasterize.
       { scale: 'd', stroke: p.kubeletDuration, width: 1, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: lines },
     ],
