@@ -2,7 +2,8 @@
 // `grep -c 'PLEG is not healthy'` on the same file (goal ≤ 2×, memory flat); (b) the language server's
 // document analysis on a 100,000-line log: first analysis (goal ≤ 300 ms) and one keystroke (≤ 50 ms).
 // The journal is the real 1.32 recording repeated, one day later per copy, behind a short-precise prefix;
-// it is written to /tmp and removed afterwards. PLEG_BENCH_LOG_MB sets its size (default 1024).
+// it is written to /tmp and removed afterwards. PLEG_BENCH_LOG_MB sets its size (default 1024);
+// PLEG_BENCH_CLI another build of the CLI to time (default dist/cli.js), to compare two builds on one machine.
 // Alone: npx tsx bench/logs.ts (after npm run build); from bench/run.ts: benchLogs().
 
 import { spawnSync } from 'node:child_process';
@@ -63,7 +64,7 @@ async function benchJournal(): Promise<string[]> {
     const copies = await writeJournal(path, mb * 1024 * 1024);
     const size = statSync(path).size;
     const grep = timed('grep', ['-c', 'PLEG is not healthy', path]);
-    const cli = timed(process.execPath, [join(ROOT, 'dist/cli.js'), 'logs', path]);
+    const cli = timed(process.execPath, [process.env['PLEG_BENCH_CLI'] ?? join(ROOT, 'dist/cli.js'), 'logs', path]);
     const ratio = cli.ms / grep.ms;
     const rss = (kb: number | undefined): string => (kb !== undefined ? `${(kb / 1024).toFixed(0)} MB` : '?');
     return [

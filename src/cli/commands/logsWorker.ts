@@ -156,10 +156,9 @@ export class SegmentScanner {
     this.at = [];
     this.facts = [];
     for (let pos = from; pos < to; ) {
-      const n = readSync(this.fd, this.buffer, 0, Math.min(this.buffer.length, to - pos), pos);
+      const n = this.scanner.fill((target, offset, length) => readSync(this.fd, target, offset, Math.min(length, to - pos), pos));
       if (n === 0) break;
       pos += n;
-      this.scanner.push(this.buffer.subarray(0, n));
     }
     // Only the file's last segment can end inside a line; end() hands that line over.
     this.scanner.end();
@@ -236,7 +235,9 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
   const own = new SegmentScanner(fd, size, segmentBytes);
   const count = own.count;
   const flow = new Int32Array(new SharedArrayBuffer(12));
-  const results = new Map<number, SegmentFacts>();
+  // A worker's segment stays JSON text until its turn to be sequenced: parsed on arrival, its facts
+  // outlived several collections while this thread scanned, and were copied into the old generation.
+  const results = new Map<number, PostedSegment>();
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const poke = (): void => {
@@ -252,7 +253,7 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
     const worker = new Worker(script, { workerData: request, argv: [], stdout: false, stderr: false });
     let done = false;
     worker.on('message', (m: WorkerMessage) => {
-      if ('segment' in m) results.set(m.segment.index, received(m.segment));
+      if ('segment' in m) results.set(m.segment.index, m.segment);
       else if ('done' in m) done = true;
       else failure ??= new WorkerReadError(m.error.message, m.error.code);
       poke();
@@ -277,8 +278,9 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
       if (signal.aborted) return undefined;
       if (failure !== undefined) throw failure;
       // Sequence every segment that is ready, in order.
-      for (let r = results.get(sequenced); r !== undefined; r = results.get(sequenced)) {
+      for (let p = results.get(sequenced); p !== undefined; p = results.get(sequenced)) {
         results.delete(sequenced);
+        const r = received(p);
         for (let i = 0; i < r.facts.length; i++) seq.push(lineBase + (r.at[i] as number), r.facts[i] as LineFacts);
         lineBase += r.lines;
         sequenced++;

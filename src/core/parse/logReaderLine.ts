@@ -5,11 +5,11 @@
 // Speed matters (a 1 GB journal goes through here): one prefilter regex rejects the ~99 % of lines that
 // mention nothing we look for, before any header, prefix or JSON parsing.
 
-import { parseGoDurationSeconds } from '../util/goDuration';
+import { goDurationSeconds } from './durationSeconds';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { E1, L10, L12, L5, L6, R1, R3, R4 } from './messageCatalog';
-import { parseReadyMessage } from './readyMessage';
+import { readyErrorKinds } from './readyErrorKinds';
 
 /** Lines longer than this are cut before matching: the messages we look for sit at a line's start. */
 export const MAX_MATCHED_LINE = 64 * 1024;
@@ -189,14 +189,9 @@ function readJson(json: string): { body: Body; time?: LineTime; clock?: string }
   return out;
 }
 
-function agoSeconds(text: string): number | undefined {
-  const ago = R1.regex.exec(text)?.groups?.['ago'];
-  if (ago === undefined) return undefined;
-  try {
-    return parseGoDurationSeconds(ago);
-  } catch {
-    return undefined;
-  }
+function agoSeconds(r1: RegExpExecArray): number | undefined {
+  const ago = r1.groups?.['ago'];
+  return ago === undefined ? undefined : goDurationSeconds(ago);
 }
 
 function skipReasons(body: Body): string[] {
@@ -205,9 +200,7 @@ function skipReasons(body: Body): string[] {
     const list = SKIP_LIST.exec(body.msg);
     errText = list?.[1] ?? '';
   }
-  const kinds: string[] = [];
-  for (const e of parseReadyMessage(errText).errors) if (!kinds.includes(e.kind)) kinds.push(e.kind);
-  return kinds;
+  return readyErrorKinds(errText);
 }
 
 /**
@@ -223,7 +216,8 @@ function kubeletStart(body: Body): LineEvent | undefined {
     const old = OLD_VERSION.exec(body.msg);
     if (old !== null) v = old[1];
     else {
-      const m = KUBELET_VERSION.exec(body.text);
+      // Both of KUBELET_VERSION's forms hold "ersion"; one search spares most lines the regex.
+      const m = body.text.includes('ersion') ? KUBELET_VERSION.exec(body.text) : null;
       if (m === null) return undefined;
       v = m[1] ?? m[2];
     }
@@ -247,14 +241,18 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
   if (isSkip) events.push({ kind: 'skip-sync', reasons: skipReasons(body) });
 
   // R1/R3 anywhere: in a skip line's err, a "Node became not ready" condition, a JSON err.
-  if (R1.regex.test(text)) {
+  // R1, R3 and R2_TEXT each hold "PLEG" (their spaces are loose, their words are not).
+  const plegText = text.includes('PLEG');
+  const r1 = plegText ? R1.regex.exec(text) : null;
+  if (r1 !== null) {
     const ev: LineEvent = { kind: 'pleg-unhealthy', evented: false };
-    const ago = agoSeconds(body.err !== undefined && R1.regex.test(body.err) ? body.err : text);
+    // The err's own match when it has one (its text is decoded), else the line's.
+    const ago = agoSeconds((body.err !== undefined ? R1.regex.exec(body.err) : null) ?? r1);
     if (ago !== undefined) ev.lastSeenAgoSeconds = ago;
     events.push(ev);
-  } else if (R3.regex.test(text)) {
+  } else if (plegText && R3.regex.test(text)) {
     events.push({ kind: 'pleg-unhealthy', evented: true });
-  } else if (R2_TEXT.test(text)) {
+  } else if (plegText && R2_TEXT.test(text)) {
     events.push({ kind: 'pleg-never' });
   }
 
@@ -285,9 +283,11 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
     events.push(ev);
   }
 
-  if (L6.regex.test(body.msg) || NOT_READY_EVENT.test(text)) events.push({ kind: 'node-not-ready', text: body.msg });
-  else if (READY_EVENT.test(text)) events.push({ kind: 'node-ready', text: body.msg });
-  else {
+  // Each Ready-event pattern below holds "Ready": most lines (every skip line) are done with one search.
+  const readyText = text.includes('Ready');
+  if (L6.regex.test(body.msg) || (readyText && NOT_READY_EVENT.test(text))) events.push({ kind: 'node-not-ready', text: body.msg });
+  else if (readyText && READY_EVENT.test(text)) events.push({ kind: 'node-ready', text: body.msg });
+  else if (readyText) {
     const e1 = E1.regex.exec(text);
     const st = e1?.groups?.['st'];
     if (st === 'NodeNotReady') events.push({ kind: 'node-not-ready', text: e1?.[0] ?? '' });

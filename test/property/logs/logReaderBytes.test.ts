@@ -13,10 +13,19 @@ import { LINE_ANCHORS, LogByteScanner, type LogByteScannerOptions } from '../../
 /** Each anchor with one byte changed, or cut short: lines the scanner must skip exactly as the reader does. */
 const NEAR_MISSES = LINE_ANCHORS.flatMap((a) => [`I1122 03:03:46.000000 1 x.go:1] "${a.slice(0, -1)}"`, `I1122 03:03:46.000000 1 x.go:1] "${a.slice(1)} ${a.toLowerCase()}"`]);
 
+/**
+ * "Container runtime" and what may follow it: the scanner's tail check must keep every line the reader
+ * takes. (No lone \r: the line reader splits lines there, the byte scanner only at \n.)
+ */
+const RUNTIME_POLLS = fc
+  .tuple(fc.constantFrom('', ' ', '  ', '\t', ' \x0b', '\x0c ', '\xa0', '"'), fc.constantFrom('sanity check failed', 'not ready', 'network not ready', 'network\tnot  ready', 'status', 'nota', 'ready', ''))
+  .map(([ws, rest]) => `E1122 03:02:47.000000 1 kubelet.go:2891] "Container runtime${ws}${rest}" err="x"`);
+
 const line = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...FIXTURE_LINES) },
   { weight: 3, arbitrary: fc.constantFrom(...REAL_LINES) },
   { weight: 2, arbitrary: fc.constantFrom(...NEAR_MISSES) },
+  { weight: 2, arbitrary: RUNTIME_POLLS },
   { weight: 2, arbitrary: fc.string({ maxLength: 80 }).map((s) => s.replace(/[\r\n]/gu, ' ')) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b).toString('latin1').replace(/[\r\n]/gu, '')) },
 );

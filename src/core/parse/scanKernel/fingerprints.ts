@@ -9,6 +9,8 @@
 // share a bucket only where their fingerprints' nibble sets add few false bytes ("t v" and ": v" differ
 // in one byte, so together they match exactly those two; "otR"/"deR" add only "oeR", "dtR", …).
 
+import { ANCHOR_TAILS, type AnchorTail } from '../anchorTails';
+
 export interface Fingerprint {
   literal: string;
   /** Where the fingerprint starts in the literal; it is literal[at, at + 3). */
@@ -20,7 +22,12 @@ export interface Fingerprint {
 export const FINGERPRINT_BYTES = 3;
 
 export const FINGERPRINTS: readonly Fingerprint[] = [
-  { literal: 'PLEG', at: 0, bucket: 0 },
+  // The four prefilter phrases that hold "PLEG", rather than "PLEG" alone: most "PLEG" lines of a
+  // healthy kubelet ("GenericPLEG" container events, "PLEG: Write status") are then refused here.
+  { literal: 'PLEG is not healthy', at: 0, bucket: 0 },
+  { literal: 'GenericPLEG: Unable to retrieve pods', at: 7, bucket: 0 },
+  { literal: 'Evented PLEG: ', at: 8, bucket: 0 },
+  { literal: 'Fall back to Generic PLEG', at: 21, bucket: 0 },
   { literal: 'kipping pod synchronization', at: 1, bucket: 1 },
   { literal: 'vent channel is full', at: 15, bucket: 2 },
   { literal: 'Container runtime', at: 8, bucket: 3 },
@@ -55,8 +62,8 @@ export function nibbleTables(fps: readonly Fingerprint[]): { lo: Uint8Array[]; h
 
 /** The literals to verify at a candidate, by the candidate's first byte (the kernel's hit is a superset). */
 export interface Verifier {
-  /** Literal bytes, and where the fingerprint sits in them. */
-  byFirstByte: Array<Array<{ bytes: Uint8Array; at: number }> | undefined>;
+  /** Literal bytes, where the fingerprint sits in them, and what must follow them (anchorTails.ts). */
+  byFirstByte: Array<Array<{ bytes: Uint8Array; at: number; tail?: AnchorTail }> | undefined>;
 }
 
 export function verifier(fps: readonly Fingerprint[]): Verifier {
@@ -64,21 +71,24 @@ export function verifier(fps: readonly Fingerprint[]): Verifier {
   for (const fp of fps) {
     const first = fp.literal.charCodeAt(fp.at);
     const list = (byFirstByte[first] ??= []);
-    list.push({ bytes: Uint8Array.from(fp.literal, (c) => c.charCodeAt(0)), at: fp.at });
+    const tail = ANCHOR_TAILS.get(fp.literal);
+    const entry: { bytes: Uint8Array; at: number; tail?: AnchorTail } = { bytes: Uint8Array.from(fp.literal, (c) => c.charCodeAt(0)), at: fp.at };
+    if (tail !== undefined) entry.tail = tail;
+    list.push(entry);
   }
   return { byFirstByte };
 }
 
-/** True when a fingerprint starting at `pos` is part of its whole literal inside data[from, to). */
+/** True when a fingerprint starting at `pos` is part of its whole literal inside data[from, to), and the literal's tail check (if any) passes. */
 export function literalAround(v: Verifier, data: Uint8Array, pos: number, from: number, to: number): boolean {
   const list = v.byFirstByte[data[pos] as number];
   if (list === undefined) return false;
-  for (const { bytes, at } of list) {
+  for (const { bytes, at, tail } of list) {
     const start = pos - at;
     if (start < from || start + bytes.length > to) continue;
     let i = 0;
     while (i < bytes.length && data[start + i] === bytes[i]) i++;
-    if (i === bytes.length) return true;
+    if (i === bytes.length && (tail === undefined || tail(data, start + i, to))) return true;
   }
   return false;
 }

@@ -105,10 +105,30 @@ export class SimdLineScanner {
     return at;
   }
 
-  private scanWindow(buf: Buffer, from: number, to: number, sink: LineSink): void {
+  /** Bytes the input area takes: what inputArea() may be filled with at most. */
+  get windowBytes(): number {
+    return this.window;
+  }
+
+  /**
+   * The kernel's input area, for a caller that reads straight into it (no copy of every chunk): fill
+   * `mem[at, at + len)`, then call scanInPlace(len). The view stays valid (the memory never grows).
+   */
+  inputArea(): { mem: Buffer; at: number } {
+    return { mem: this.mem, at: IN_AT };
+  }
+
+  /** As scan(), for whole lines already in inputArea()[0, len) (len ≤ windowBytes, ending just past a \n). */
+  scanInPlace(len: number, sink: LineSink): void {
+    if (len > this.window) throw new Error(`scanInPlace: ${len} bytes is more than the ${this.window}-byte window`);
+    this.scanWindow(undefined, 0, len, sink);
+  }
+
+  /** buf[from, to) is copied to the input area first; without buf, the area already holds it. */
+  private scanWindow(buf: Buffer | undefined, from: number, to: number, sink: LineSink): void {
     const mem = this.mem;
     const len = to - from;
-    mem.set(buf.subarray(from, to), IN_AT);
+    if (buf !== undefined) mem.set(buf.subarray(from, to), IN_AT);
     mem.fill(0, IN_AT + len, IN_AT + len + FINGERPRINT_BYTES - 1 + 16);
     const records = this.scanFn(IN_AT, len, this.outAt);
     const total = this.words[0] as number;
