@@ -110,7 +110,8 @@ export async function benchTimelineWebview(): Promise<string[]> {
     while (recorder.session.relists.length < DAY_S) recorder.advance(recorder.session.durationMs + 60_000);
     const session = recorder.session;
     session.relists.length = DAY_S;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // PLEG_BENCH_DPR=2 measures a HiDPI screen: four times the pixels, and 1 px lines are 2 device px wide.
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: Number(process.env['PLEG_BENCH_DPR'] ?? '1') || 1 });
     await page.addInitScript(INIT_SCRIPT);
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__sent.some((m) => m.type === 'ready'));
@@ -203,6 +204,7 @@ export async function benchTimelineWebview(): Promise<string[]> {
     await live('whole day in view', 'live-day');
     const violations = await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations);
     if (violations.length > 0) lines.push(`CSP violations: ${violations.join(', ')}`);
+    if (page.viewportSize() !== null && (await page.evaluate('devicePixelRatio')) !== 1) lines.push(`device pixel ratio ${String(await page.evaluate('devicePixelRatio'))}`);
     lines.push(`load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${cpus().length} cores); the times above scale with it`);
     if (profiling) lines.push(`webview bundle with readable names (profiling): ${(bytes / 1024).toFixed(0)} KB, not the shipped size`);
     else lines.push(`production webview bundle: ${(bytes / 1024).toFixed(0)} KB (goal ≤ ${BUNDLE_GOAL_BYTES / 1024} KB, ${verdict(bytes, BUNDLE_GOAL_BYTES)})`);
