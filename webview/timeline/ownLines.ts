@@ -1,37 +1,79 @@
-// A line path builder for the top chart's series when it draws decimated columns: the line is built from
-// the series' own picks (decimate.ts, OwnPoints), so each series walks its own ~2,700 points of a day
-// instead of every row of every series (uPlot's builder skips the other series' nulls one by one, which
-// was most of a live update's script time). With the full data in view it is uPlot's own linear builder.
-// Breaks follow lineGaps.ts: between consecutive points more than `breakAfterS()` apart and more than
-// `minBreakPx` apart on screen.
+// The path builder for the top chart's lines. Two things make uPlot's own linear builder slow here:
+// - With decimated columns it walks every row of every series, skipping the other series' nulls one by
+//   one. This builder walks the series' own picks instead (decimate.ts, OwnPoints): about 2,700 points
+//   for a day, not 5,000 rows per series. With the full data in view it walks the rows itself.
+// - Without a GPU the frame's commit rasterizes the strokes in software, and a dense zigzag stroked
+//   wider than one device pixel is expensive: a day's jittery durations took 22 ms at 1.5 px, and
+//   every line took 2-6 times longer on a HiDPI screen (1 CSS px is 2 device px). One device pixel is
+//   a hairline, which Skia draws fast. So every line is stroked as a hairline, and a wider line is
+//   that hairline copied side by side: 1, 3 or 5 copies in a plus shape for 1, 2 or 3 device px.
+// Breaks follow lineGaps.ts (breaksBetween), given `breakAfterS`.
 
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import type { OwnPoints } from './decimate';
+import { copyOffsets } from './hairlineCopies';
+import { breaksBetween } from './lineGaps';
 import { lowerBound } from './lowerBound';
 
-export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, breakAfterS?: () => number, minBreakPx = 3): uPlot.Series.PathBuilder {
-  const linear = uPlot.paths.linear!();
+export interface LineOptions {
+  /** The line's width in CSS px (read at each build: it may change with the data's density). */
+  cssWidth: () => number;
+  /** Break the line between points further apart than this (s); no breaks when absent. */
+  breakAfterS?: () => number;
+  minBreakPx?: number;
+}
+
+/** The series' stroke width to give uPlot: one device pixel, so its stroke is a hairline. */
+export function hairline(): number {
+  return 1 / devicePixelRatio;
+}
+
+export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, options: LineOptions): uPlot.Series.PathBuilder {
+  const minBreakPx = options.minBreakPx ?? 3;
   return (u, seriesIdx, idx0, idx1) => {
-    const points = own(seriesIdx);
     const yScale = u.series[seriesIdx]?.scale;
     const { min, max } = u.scales['x'] ?? {};
-    if (points === undefined || yScale === undefined || min === undefined || max === undefined) return linear(u, seriesIdx, idx0, idx1);
-    const { xs, ys } = points;
-    // One point past each edge, so lines leave the plot as they would with the full data.
-    const from = Math.max(0, lowerBound(xs.length, (i) => xs[i]! < min) - 1);
-    const to = Math.min(xs.length, lowerBound(xs.length, (i) => xs[i]! <= max) + 1);
-    const maxGapS = breakAfterS?.() ?? Number.POSITIVE_INFINITY;
-    const stroke = new Path2D();
+    if (yScale === undefined || min === undefined || max === undefined || min === null || max === null) return null;
+    // The series' own picks, or its non-null rows of the full data.
+    const points = own(seriesIdx);
+    const xs: ArrayLike<number> = points?.xs ?? u.data[0];
+    const ys: ArrayLike<number | null | undefined> = points?.ys ?? (u.data[seriesIdx] as ArrayLike<number | null | undefined>);
+    // One point past each edge, so lines leave the plot as they would with every point drawn.
+    let from: number;
+    let to: number;
+    if (points !== undefined) {
+      from = Math.max(0, lowerBound(xs.length, (i) => xs[i]! < min) - 1);
+      to = Math.min(xs.length, lowerBound(xs.length, (i) => xs[i]! <= max) + 1);
+    } else {
+      // The rows hold other series' samples too: back and forth to this series' nearest sample.
+      from = Math.max(0, idx0 - 1);
+      while (from > 0 && (ys[from] === null || ys[from] === undefined)) from--;
+      to = Math.min(xs.length, idx1 + 2);
+      while (to < xs.length && (ys[to - 1] === null || ys[to - 1] === undefined)) to++;
+    }
+    const maxGapS = options.breakAfterS?.() ?? Number.POSITIVE_INFINITY;
+    const px: number[] = [];
+    const py: number[] = [];
+    const starts: boolean[] = [];
     let prevX = Number.NaN;
     let prevPx = Number.NaN;
     for (let i = from; i < to; i++) {
+      const y = ys[i];
+      if (y === null || y === undefined) continue;
       const x = xs[i]!;
-      const px = u.valToPos(x, 'x', true);
-      const py = Math.round(u.valToPos(ys[i]!, yScale, true));
-      if (i === from || (x - prevX > maxGapS && px - prevPx > minBreakPx)) stroke.moveTo(Math.round(px), py);
-      else stroke.lineTo(Math.round(px), py);
+      const xPx = u.valToPos(x, 'x', true);
+      starts.push(px.length === 0 || breaksBetween(x - prevX, xPx - prevPx, maxGapS, minBreakPx));
+      px.push(Math.round(xPx));
+      py.push(Math.round(u.valToPos(y, yScale, true)));
       prevX = x;
-      prevPx = px;
+      prevPx = xPx;
+    }
+    const stroke = new Path2D();
+    for (const [dx, dy] of copyOffsets(options.cssWidth() * devicePixelRatio)) {
+      for (let k = 0; k < px.length; k++) {
+        if (starts[k]) stroke.moveTo(px[k]! + dx, py[k]! + dy);
+        else stroke.lineTo(px[k]! + dx, py[k]! + dy);
+      }
     }
     return { stroke, fill: null, clip: null, band: null, flags: 0 };
   };

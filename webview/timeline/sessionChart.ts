@@ -9,8 +9,8 @@
 import uPlot from 'uplot';
 import { ChartDecimator, type ChartColumns, type OwnPoints } from './decimate';
 import { MarkLayer } from './markLayer';
-import { ownLinePaths } from './ownLines';
-import { BREAK_AFTER_PERIODS, longGaps } from './lineGaps';
+import { hairline, ownLinePaths } from './ownLines';
+import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { lowerBound } from './lowerBound';
 import { firstEventAt, podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
 
@@ -68,8 +68,8 @@ const RIGHT_AXIS_PX = 64;
 const HEALTH_LINE_PX = 1.5;
 /**
  * Points closer than this (CSS px) make the health line a dense sawtooth (a relist a second over 15
- * minutes is 1.3 px per point): there it is drawn 1 px wide. Wider, that sawtooth took 4–6 ms to
- * rasterize per frame without a GPU; at 1 px it is a hairline, under 1 ms, and reads the same.
+ * minutes is 1.3 px per point): there it is drawn 1 px wide. It reads the same, and every pixel of
+ * width more is two more hairline copies of 1,800 points to rasterize (ownLines.ts).
  */
 const DENSE_POINT_SPACING_PX = 3;
 /** The kubelet posts NotReady at its next status update after Healthy() turns false: at most this later. */
@@ -235,10 +235,12 @@ function paintGrowing(u: uPlot, s: SessionSeries, color: string): void {
   ctx.restore();
 }
 
-function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], healthWidth: number, ownOf: (seriesIdx: number) => OwnPoints | undefined): uPlot.Options {
+function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], healthWidth: () => number, ownOf: (seriesIdx: number) => OwnPoints | undefined): uPlot.Options {
   const clock = (v: number): string => new Date((startEpochS + v) * 1000).toISOString().slice(11, 19);
-  const lines = ownLinePaths(ownOf);
   const breakAfterS = (): number => BREAK_AFTER_PERIODS * s.relistPeriodS;
+  // Widths in CSS px go to the builder; uPlot strokes its paths as hairlines (see ownLines.ts).
+  const line = (cssWidth: () => number, breaks?: () => number): uPlot.Series.PathBuilder => ownLinePaths(ownOf, breaks === undefined ? { cssWidth } : { cssWidth, breakAfterS: breaks });
+  const onePx = (): number => 1;
   return {
     width,
     height: 300,
@@ -256,20 +258,19 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
     ],
     series: [
       {},
-      { scale: 'y', stroke: p.health, width: healthWidth, spanGaps: true, points: { show: false }, paths: lines },
+      { scale: 'y', stroke: p.health, width: hairline(), spanGaps: true, points: { show: false }, paths: line(healthWidth) },
       // Joined across failed relists and scrapes, broken where no relist succeeded for a few periods.
       {
         scale: 'd',
         stroke: p.duration,
-        width: 1,
+        width: hairline(),
         spanGaps: false,
-        gaps: (u, i, idx0, idx1) => longGaps(u.data[0], u.data[i]!, idx0, idx1, breakAfterS(), (x) => u.valToPos(x, 'x', true)),
-        paths: ownLinePaths(ownOf, breakAfterS),
+        paths: line(onePx, breakAfterS),
       },
       { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
-      { scale: 'y', stroke: p.kubeletAge, width: 1, dash: [2, 3], spanGaps: true, points: { show: false }, paths: lines },
-      // 1 px like the relists' durations: a day of jittery means drawn 1.5 px wide took 6 ms to rasterize.
-      { scale: 'd', stroke: p.kubeletDuration, width: 1, spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: lines },
+      { scale: 'y', stroke: p.kubeletAge, width: hairline(), dash: [2, 3], spanGaps: true, points: { show: false }, paths: line(onePx) },
+      // 1 px like the relists' durations: a day of jittery means is a band of zigzags at any width.
+      { scale: 'd', stroke: p.kubeletDuration, width: hairline(), spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: line(onePx) },
     ],
     hooks: {
       drawClear: [
@@ -306,8 +307,6 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
 function mainData(s: SessionSeries): ChartColumns {
   return [s.x, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
 }
-/** The health line's column in mainData. */
-const HEALTH_COLUMN = 1;
 
 /** The health line's width for how densely the drawn points lie in [fromS, toS] on `plotPx` CSS px (see DENSE_POINT_SPACING_PX). */
 function healthLineWidth(columns: ChartColumns, fromS: number, toS: number, plotPx: number): number {
@@ -316,10 +315,6 @@ function healthLineWidth(columns: ChartColumns, fromS: number, toS: number, plot
   return plotPx / Math.max(1, inView) < DENSE_POINT_SPACING_PX ? 1 : HEALTH_LINE_PX;
 }
 
-function fitHealthLine(u: uPlot, columns: ChartColumns, fromS: number, toS: number): void {
-  const series = u.series[HEALTH_COLUMN];
-  if (series !== undefined) series.width = healthLineWidth(columns, fromS, toS, u.bbox.width / devicePixelRatio);
-}
 
 /** The lanes chart draws from the series itself: its data is only the x extent. */
 function lanesData(s: SessionSeries): uPlot.AlignedData {
@@ -463,9 +458,12 @@ export function renderSessionCharts(
   const columnsNow = (): ChartColumns => decimator.columnsFor(range[0], range[1], plotColumns);
   let drawn = columnsNow();
   // The plot's width before uPlot has laid it out: the chart's, less the two axes' room.
-  const healthWidth = healthLineWidth(drawn, range[0], range[1], width - LEFT_AXIS_PX - RIGHT_AXIS_PX);
+  let healthWidth = healthLineWidth(drawn, range[0], range[1], width - LEFT_AXIS_PX - RIGHT_AXIS_PX);
   const ownOf = (seriesIdx: number): OwnPoints | undefined => decimator.ownPoints(drawn)?.[seriesIdx];
-  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, healthWidth, ownOf), drawn, mainHost);
+  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, () => healthWidth, ownOf), drawn, mainHost);
+  const fitHealthLine = (columns: ChartColumns): void => {
+    healthWidth = healthLineWidth(columns, range[0], range[1], main.bbox.width / devicePixelRatio);
+  };
   plotColumns = main.bbox.width || plotColumns;
   let laneNames = laneSet(s, podLanes(s), labels);
   let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range), lanesData(s), lanesHost);
@@ -480,7 +478,7 @@ export function renderSessionCharts(
     },
     update() {
       drawn = columnsNow();
-      fitHealthLine(main, drawn, range[0], range[1]);
+      fitHealthLine(drawn);
       main.setData(drawn, false);
       const nowPods = podLanes(s);
       if (nowPods.join('\n') === laneNames.pods.join('\n')) {
@@ -505,7 +503,7 @@ export function renderSessionCharts(
     setRange(fromS, toS) {
       range = [fromS, Math.max(toS, fromS + 1e-3)];
       const next = columnsNow();
-      fitHealthLine(main, next, range[0], range[1]);
+      fitHealthLine(next);
       if (next !== drawn) {
         drawn = next;
         main.setData(drawn, false);
