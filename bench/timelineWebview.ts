@@ -8,6 +8,9 @@
 // The recording is handed to the page before the clock starts: VS Code's postMessage copy is not ours.
 // PLEG_BENCH_CPU_PROFILE=DIR also writes a Chromium CPU profile of the open and of each run of updates
 // there (open-24h.cpuprofile, …; load them in Chrome's DevTools), from a bundle with readable names.
+// PLEG_BENCH_TRACE=DIR keeps the traces of the live updates there (live-15min.json, live-day.json; open them
+// in Perfetto); PLEG_BENCH_TRACE_CATEGORIES replaces the traced categories (add disabled-by-default-skia
+// to see every canvas draw the commit rasterizes). PLEG_BENCH_DPR=2 runs the page at that pixel ratio.
 // Called by bench/run.ts; alone: npm run bench timeline
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -189,7 +192,11 @@ export async function benchTimelineWebview(): Promise<string[]> {
         return;
       }
       const trace = await browser.stopTracing();
-      if (process.env['PLEG_BENCH_TRACE']) writeFileSync(join(process.env['PLEG_BENCH_TRACE'], `${profileName}.json`), trace);
+      const traceDir = process.env['PLEG_BENCH_TRACE'];
+      if (traceDir !== undefined && traceDir !== '') {
+        mkdirSync(traceDir, { recursive: true });
+        writeFileSync(join(traceDir, `${profileName}.json`), trace);
+      }
       const costs = updateCosts(trace);
       const cpu = costs.map((c) => c.cpuMs);
       const busy = costs.map((c) => c.busyMs);
