@@ -20,7 +20,6 @@ export interface LineOptions {
   cssWidth: () => number;
   /** Break the line between points further apart than this (s); no breaks when absent. */
   breakAfterS?: () => number;
-  minBreakPx?: number;
 }
 
 /** The series' stroke width to give uPlot: one device pixel, so its stroke is a hairline. */
@@ -29,7 +28,6 @@ export function hairline(): number {
 }
 
 export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, options: LineOptions): uPlot.Series.PathBuilder {
-  const minBreakPx = options.minBreakPx ?? 3;
   return (u, seriesIdx, idx0, idx1) => {
     const yScale = u.series[seriesIdx]?.scale;
     const { min, max } = u.scales['x'] ?? {};
@@ -62,7 +60,7 @@ export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, 
       if (y === null || y === undefined) continue;
       const x = xs[i]!;
       const xPx = u.valToPos(x, 'x', true);
-      starts.push(px.length === 0 || breaksBetween(x - prevX, xPx - prevPx, maxGapS, minBreakPx));
+      starts.push(px.length === 0 || breaksBetween(x - prevX, xPx - prevPx, maxGapS));
       px.push(Math.round(xPx));
       py.push(Math.round(u.valToPos(y, yScale, true)));
       prevX = x;

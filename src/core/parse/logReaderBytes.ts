@@ -66,8 +66,10 @@ const KEYS: readonly KeySearch[] = (() => {
     if (at < 0) throw new Error(`anchor key ${a.key} is not in ${a.literal}`);
     let k = byKey.get(a.key);
     if (k === undefined) byKey.set(a.key, (k = { key: Buffer.from(a.key, 'latin1'), literals: [] }));
+    const literal: KeySearch['literals'][number] = { bytes: Buffer.from(a.literal, 'latin1'), at };
     const tail = ANCHOR_TAILS.get(a.literal);
-    k.literals.push(tail === undefined ? { bytes: Buffer.from(a.literal, 'latin1'), at } : { bytes: Buffer.from(a.literal, 'latin1'), at, tail });
+    if (tail !== undefined) literal.tail = tail;
+    k.literals.push(literal);
   }
   return [...byKey.values()];
 })();
