@@ -8,11 +8,12 @@
 
 import uPlot from 'uplot';
 import { ChartDecimator, type ChartColumns, type OwnPoints } from './decimate';
+import { columnMarks, LaneEvents } from './laneEvents';
 import { MarkLayer } from './markLayer';
 import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { lowerBound } from './lowerBound';
-import { firstEventAt, podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
+import { podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
 
 export interface SessionChartLabels {
   time: string;
@@ -338,9 +339,10 @@ function xScale(initial: [number, number]): uPlot.Scale {
   };
 }
 
-const EVENT_COLOR: Record<string, keyof Palette> = { ContainerStarted: 'started', ContainerDied: 'died', ContainerRemoved: 'removed', ContainerChanged: 'changed' };
+/** The palette's colour for each of EVENT_KINDS, in that order. */
+const KIND_COLORS: ReadonlyArray<keyof Palette> = ['started', 'died', 'removed', 'changed'];
 
-function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette, marks: MarkLayer): void {
+function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette, marks: MarkLayer, events: LaneEvents): void {
   const ctx = u.ctx;
   const dpr = devicePixelRatio;
   const laneH = LANE_PX * dpr;
@@ -354,40 +356,22 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   paintWindows(u, s.unhealthy, s.endS, p.predicted, barTop(1), barH, NODE_STATUS_UPDATE_S);
   for (const span of s.ready) paintWindows(u, [span], s.endS, span.status === 'True' ? p.healthy : span.status === 'False' ? p.readyFalse : p.readyUnknown, barTop(2), barH);
 
-  const laneOf = new Map(pods.map((pod, i) => [pod, FIXED_LANES + i]));
+  events.sync(s.podEvents);
   const otherLane = FIXED_LANES + pods.length;
+  const laneOfPod = new Int32Array(events.podNames.length).fill(otherLane);
+  pods.forEach((pod, i) => {
+    const id = events.idOf(pod);
+    if (id !== undefined) laneOfPod[id] = FIXED_LANES + i;
+  });
+  const kindValue = KIND_COLORS.map((key) => marks.valueOf(p[key]));
   const [min, max] = [u.scales['x']!.min ?? 0, u.scales['x']!.max ?? 0];
-  const { left, top: plotTop, width, height } = u.bbox;
-  marks.begin(width + 4 * dpr, height);
-  // One mark per pixel column and lane (a day in view puts thousands of events in a column): the latest
-  // event's colour, except that a Changed does not cover a Started, Died or Removed in the same column.
-  const pendingX = new Array<number>(otherLane + 1).fill(Number.NaN);
-  const pendingColor = new Array<string>(otherLane + 1).fill('');
-  const flush = (lane: number): void => {
-    const x = pendingX[lane]!;
-    if (Number.isNaN(x)) return;
-    // The layer starts 2 device px left of the plot, so a mark at its left edge keeps its left part.
-    marks.fill(x - dpr - (left - 2 * dpr), barTop(lane) - plotTop, 3 * dpr, barH, pendingColor[lane]!);
-  };
-  // valToPos written out for the linear x scale: it ran once per event, 15,000 times a redraw for a day.
-  const pxPerS = max > min ? width / (max - min) : Number.NaN;
-  const toPx = Number.isFinite(pxPerS) ? (atS: number): number => left + (atS - min) * pxPerS : (atS: number): number => u.valToPos(atS, 'x', true);
-  for (let i = firstEventAt(s.podEvents, min); i < s.podEvents.length; i++) {
-    const e = s.podEvents[i]!;
-    const atS = e.atMs / 1000;
-    if (atS > max) break;
-    const lane = laneOf.get(e.pod) ?? otherLane;
-    const x = Math.round(toPx(atS));
-    if (pendingX[lane] === x) {
-      if (e.type !== 'ContainerChanged') pendingColor[lane] = p[EVENT_COLOR[e.type] ?? 'changed'];
-      continue;
-    }
-    flush(lane);
-    pendingX[lane] = x;
-    pendingColor[lane] = p[EVENT_COLOR[e.type] ?? 'changed'];
-  }
-  for (let lane = 0; lane <= otherLane; lane++) flush(lane);
-  marks.drawOnto(ctx, left - 2 * dpr, plotTop);
+  const { left, width } = u.bbox;
+  // A row of the layer per pod lane (see markLayer.ts). It starts 2 device px left of the plot, so a mark
+  // at the plot's left edge keeps its left part.
+  marks.begin(width + 4 * dpr, otherLane + 1 - FIXED_LANES);
+  const markW = 3 * dpr;
+  columnMarks(events, laneOfPod, otherLane + 1, min, max, 2 * dpr, width / (max - min), (lane, x, kind) => marks.fill(x - dpr, lane - FIXED_LANES, markW, kindValue[kind]!));
+  marks.drawOnto(ctx, left - 2 * dpr, (row) => barTop(row + FIXED_LANES), barH);
 }
 
 /** The pods with a lane and every lane's name, top to bottom; rewritten in place when pods trade lanes. */
@@ -402,7 +386,7 @@ function laneSet(s: SessionSeries, pods: string[], labels: SessionChartLabels): 
   return { pods, names };
 }
 
-function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palette, callbacks: ChartCallbacks, range: [number, number]): uPlot.Options {
+function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palette, callbacks: ChartCallbacks, range: [number, number], events: LaneEvents): uPlot.Options {
   const rows = lanes.names.length;
   const marks = new MarkLayer();
   return {
@@ -427,7 +411,7 @@ function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palett
     ],
     series: [{}, { show: false }],
     hooks: {
-      drawClear: [(u) => paintLanes(u, s, lanes.pods, p, marks)],
+      drawClear: [(u) => paintLanes(u, s, lanes.pods, p, marks, events)],
       setSelect: [
         (u) => {
           if (u.select.width <= 0) return;
@@ -454,7 +438,10 @@ export function renderSessionCharts(
   let range = initialRange;
   // A wide view draws per pixel column the extremes of each series, not every sample (see decimate.ts).
   const decimator = new ChartDecimator(() => mainData(s));
-  let plotColumns = width * devicePixelRatio;
+  // One decimation bucket per CSS pixel, also on a HiDPI screen: a bucket per device pixel there doubled
+  // the points to build and stroke (a day in view: 25 ms a redraw at device pixel ratio 2) for detail
+  // finer than the 1 px line.
+  let plotColumns = width;
   const columnsNow = (): ChartColumns => decimator.columnsFor(range[0], range[1], plotColumns);
   let drawn = columnsNow();
   // The plot's width before uPlot has laid it out: the chart's, less the two axes' room.
@@ -464,9 +451,10 @@ export function renderSessionCharts(
   const fitHealthLine = (columns: ChartColumns): void => {
     healthWidth = healthLineWidth(columns, range[0], range[1], main.bbox.width / devicePixelRatio);
   };
-  plotColumns = main.bbox.width || plotColumns;
+  plotColumns = main.bbox.width / devicePixelRatio || plotColumns;
   let laneNames = laneSet(s, podLanes(s), labels);
-  let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range), lanesData(s), lanesHost);
+  const laneEvents = new LaneEvents();
+  let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range, laneEvents), lanesData(s), lanesHost);
   const apply = (): void => {
     main.setScale('x', { min: range[0], max: range[1] });
     lanes.setScale('x', { min: range[0], max: range[1] });
@@ -497,7 +485,7 @@ export function renderSessionCharts(
         // A lane more or fewer: the lanes chart changes height, so it is built again.
         laneNames = next;
         lanes.destroy();
-        lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range), lanesData(s), lanesHost);
+        lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range, laneEvents), lanesData(s), lanesHost);
       }
     },
     setRange(fromS, toS) {

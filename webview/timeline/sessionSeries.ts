@@ -226,11 +226,6 @@ export function nearestIndex(xs: readonly number[], x: number, keep: (i: number)
   return x - xs[left]! <= xs[right]! - x ? left : right;
 }
 
-/** The first index in time-sorted events at or after `atS`. */
-export function firstEventAt(events: readonly SessionPodEvent[], atS: number): number {
-  return lowerBound(events.length, (i) => events[i]!.atMs / 1000 < atS);
-}
-
 /** Pods with the most events get their own lane; the rest share one. */
 export const MAX_POD_LANES = 12;
 
