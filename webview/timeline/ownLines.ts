@@ -1,4 +1,5 @@
-// The path builder for the top chart's lines. Two things make uPlot's own linear builder slow here:
+// The path builder for the top chart's lines: what made uPlot's own linear builder slow here, and what
+// this one does instead.
 // - With decimated columns it walks every row of every series, skipping the other series' nulls one by
 //   one. This builder walks the series' own picks instead (decimate.ts, OwnPoints): about 2,700 points
 //   for a day, not 5,000 rows per series. With the full data in view it walks the rows itself.
@@ -6,14 +7,16 @@
 //   wider than one device pixel is expensive: a day's jittery durations took 22 ms at 1.5 px, and
 //   every line took 2-6 times longer on a HiDPI screen (1 CSS px is 2 device px). One device pixel is
 //   a hairline, which Skia draws fast. So every line is stroked as a hairline, and a wider line is
-//   that hairline copied side by side: 1, 3 or 5 copies in a plus shape for 1, 2 or 3 device px.
+//   that hairline with copies shifted across it, one per further device pixel (hairlineCopies.ts).
+// - The points are whole device pixels, and those that change no pixel are left out (pixelPolyline.ts).
 // Breaks follow lineGaps.ts (breaksBetween), given `breakAfterS`.
 
 import type uPlot from 'uplot';
 import type { OwnPoints } from './decimate';
-import { copyOffsets } from './hairlineCopies';
+import { drawSideCopies } from './hairlineCopies';
 import { breaksBetween } from './lineGaps';
 import { lowerBound } from './lowerBound';
+import { PixelPolyline } from './pixelPolyline';
 
 export interface LineOptions {
   /** The line's width in CSS px (read at each build: it may change with the data's density). */
@@ -45,18 +48,8 @@ function affinePosition(u: uPlot, scale: string): (v: number) => number {
   return (v) => at0 + per * v;
 }
 
-/** The drawn points of the last build, reused: a fresh array per build was most of a redraw's garbage. */
-let pxs = new Float64Array(4096);
-let pys = new Float64Array(4096);
-let starts = new Uint8Array(4096);
-
-function ensureRoom(n: number): void {
-  if (pxs.length >= n) return;
-  const size = 2 ** Math.ceil(Math.log2(n));
-  pxs = new Float64Array(size);
-  pys = new Float64Array(size);
-  starts = new Uint8Array(size);
-}
+/** The drawn points of a build, reused from build to build. */
+const line = new PixelPolyline();
 
 export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, options: LineOptions): uPlot.Series.PathBuilder {
   return (u, seriesIdx, idx0, idx1) => {
@@ -83,8 +76,8 @@ export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, 
     const maxGapS = options.breakAfterS?.() ?? Number.POSITIVE_INFINITY;
     const xPos = affinePosition(u, 'x');
     const yPos = affinePosition(u, yScale);
-    ensureRoom(to - from);
-    let n = 0;
+    const breaks = Number.isFinite(maxGapS);
+    line.reset(to - from);
     let prevX = Number.NaN;
     let prevPx = Number.NaN;
     for (let i = from; i < to; i++) {
@@ -92,20 +85,17 @@ export function ownLinePaths(own: (seriesIdx: number) => OwnPoints | undefined, 
       if (y === null || y === undefined) continue;
       const x = xs[i]!;
       const xPx = xPos(x);
-      starts[n] = n === 0 || breaksBetween(x - prevX, xPx - prevPx, maxGapS) ? 1 : 0;
-      pxs[n] = Math.round(xPx);
-      pys[n] = Math.round(yPos(y));
-      n++;
+      line.push(Math.round(xPx), Math.round(yPos(y)), breaks && breaksBetween(x - prevX, xPx - prevPx, maxGapS));
       prevX = x;
       prevPx = xPx;
     }
     const stroke = new Path2D();
-    for (const [dx, dy] of copyOffsets(options.cssWidth() * devicePixelRatio)) {
-      for (let k = 0; k < n; k++) {
-        if (starts[k] === 1) stroke.moveTo(pxs[k]! + dx, pys[k]! + dy);
-        else stroke.lineTo(pxs[k]! + dx, pys[k]! + dy);
-      }
+    const { xs: lx, ys: ly, starts, length } = line;
+    for (let k = 0; k < length; k++) {
+      if (starts[k] === 1) stroke.moveTo(lx[k]!, ly[k]!);
+      else stroke.lineTo(lx[k]!, ly[k]!);
     }
+    drawSideCopies(stroke, lx, ly, starts, length, options.cssWidth() * devicePixelRatio);
     return { stroke, fill: null, clip: null, band: null, flags: 0 };
   };
 }

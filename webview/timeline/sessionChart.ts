@@ -10,6 +10,7 @@ import uPlot from 'uplot';
 import { ChartDecimator, type ChartColumns, type OwnPoints } from './decimate';
 import { columnMarks, LaneEvents } from './laneEvents';
 import { MarkLayer } from './markLayer';
+import { onPixelRatioChange } from './pixelRatio';
 import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { lowerBound } from './lowerBound';
@@ -455,6 +456,12 @@ export function renderSessionCharts(
   let laneNames = laneSet(s, podLanes(s), labels);
   const laneEvents = new LaneEvents();
   let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range, laneEvents), lanesData(s), lanesHost);
+  // uPlot redraws at a new device pixel ratio by itself; the lines must stay hairlines at it (their width
+  // is 1 / ratio, see ownLines.ts), and their widening copies are counted in device pixels.
+  const stopFollowingRatio = onPixelRatioChange(() => {
+    for (const series of main.series) if (series.width !== undefined && series.width > 0) series.width = hairline();
+    main.redraw(true, false);
+  });
   const apply = (): void => {
     main.setScale('x', { min: range[0], max: range[1] });
     lanes.setScale('x', { min: range[0], max: range[1] });
@@ -499,6 +506,7 @@ export function renderSessionCharts(
       apply();
     },
     destroy() {
+      stopFollowingRatio();
       main.destroy();
       lanes.destroy();
     },
