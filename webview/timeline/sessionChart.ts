@@ -69,9 +69,10 @@ const RIGHT_AXIS_PX = 64;
 /** The health line's width where its points are far enough apart to read as a line (CSS px). */
 const HEALTH_LINE_PX = 1.5;
 /**
- * Points closer than this (CSS px) make the health line a dense sawtooth (a relist a second over 15
- * minutes is 1.3 px per point): there it is drawn 1 px wide. It reads the same, and every pixel of
- * width more is two more hairline copies of 1,800 points to rasterize (ownLines.ts).
+ * Points closer than this (CSS px) make the lines dense sawtooths and zigzags (a relist a second over 15
+ * minutes is 1.3 px per point): there every line is a hairline, one device pixel wide. It reads the same,
+ * and every device pixel of width more is another copy of thousands of points to rasterize (ownLines.ts):
+ * on a HiDPI screen a day of 1 CSS px lines cost a redraw 4–5 ms of rasterizing.
  */
 const DENSE_POINT_SPACING_PX = 3;
 /** The kubelet posts NotReady at its next status update after Healthy() turns false: at most this later. */
@@ -237,12 +238,13 @@ function paintGrowing(u: uPlot, s: SessionSeries, color: string): void {
   ctx.restore();
 }
 
-function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], healthWidth: () => number, ownOf: (seriesIdx: number) => OwnPoints | undefined): uPlot.Options {
+function mainOptions(s: SessionSeries, width: number, p: Palette, labels: SessionChartLabels, startEpochS: number, callbacks: ChartCallbacks, range: [number, number], widths: () => LineWidths, ownOf: (seriesIdx: number) => OwnPoints | undefined): uPlot.Options {
   const clock = (v: number): string => new Date((startEpochS + v) * 1000).toISOString().slice(11, 19);
   const breakAfterS = (): number => BREAK_AFTER_PERIODS * s.relistPeriodS;
   // Widths in CSS px go to the builder; uPlot strokes its paths as hairlines (see ownLines.ts).
   const line = (cssWidth: () => number, breaks?: () => number): uPlot.Series.PathBuilder => ownLinePaths(ownOf, breaks === undefined ? { cssWidth } : { cssWidth, breakAfterS: breaks });
-  const onePx = (): number => 1;
+  const healthWidth = (): number => widths().health;
+  const otherWidth = (): number => widths().other;
   return {
     width,
     height: 300,
@@ -267,12 +269,12 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
         stroke: p.duration,
         width: hairline(),
         spanGaps: false,
-        paths: line(onePx, breakAfterS),
+        paths: line(otherWidth, breakAfterS),
       },
       { scale: 'd', stroke: p.failed, width: 0, paths: () => null, points: { show: true, size: 7, width: 1, stroke: p.failed, fill: p.failed } },
-      { scale: 'y', stroke: p.kubeletAge, width: hairline(), dash: [2, 3], spanGaps: true, points: { show: false }, paths: line(onePx) },
+      { scale: 'y', stroke: p.kubeletAge, width: hairline(), dash: [2, 3], spanGaps: true, points: { show: false }, paths: line(otherWidth) },
       // 1 px like the relists' durations: a day of jittery means is a band of zigzags at any width.
-      { scale: 'd', stroke: p.kubeletDuration, width: hairline(), spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: line(onePx) },
+      { scale: 'd', stroke: p.kubeletDuration, width: hairline(), spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: line(otherWidth) },
     ],
     hooks: {
       drawClear: [
@@ -310,11 +312,18 @@ function mainData(s: SessionSeries): ChartColumns {
   return [s.x, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
 }
 
-/** The health line's width for how densely the drawn points lie in [fromS, toS] on `plotPx` CSS px (see DENSE_POINT_SPACING_PX). */
-function healthLineWidth(columns: ChartColumns, fromS: number, toS: number, plotPx: number): number {
+/** Line widths in CSS px: the health line's, and every other line's. */
+interface LineWidths {
+  health: number;
+  other: number;
+}
+
+/** The lines' widths for how densely the drawn points lie in [fromS, toS] on `plotPx` CSS px (see DENSE_POINT_SPACING_PX). */
+function lineWidths(columns: ChartColumns, fromS: number, toS: number, plotPx: number): LineWidths {
   const xs = columns[0];
   const inView = lowerBound(xs.length, (i) => xs[i]! <= toS) - lowerBound(xs.length, (i) => xs[i]! < fromS);
-  return plotPx / Math.max(1, inView) < DENSE_POINT_SPACING_PX ? 1 : HEALTH_LINE_PX;
+  if (plotPx / Math.max(1, inView) < DENSE_POINT_SPACING_PX) return { health: hairline(), other: hairline() };
+  return { health: HEALTH_LINE_PX, other: 1 };
 }
 
 
@@ -446,11 +455,11 @@ export function renderSessionCharts(
   const columnsNow = (): ChartColumns => decimator.columnsFor(range[0], range[1], plotColumns);
   let drawn = columnsNow();
   // The plot's width before uPlot has laid it out: the chart's, less the two axes' room.
-  let healthWidth = healthLineWidth(drawn, range[0], range[1], width - LEFT_AXIS_PX - RIGHT_AXIS_PX);
+  let widths = lineWidths(drawn, range[0], range[1], width - LEFT_AXIS_PX - RIGHT_AXIS_PX);
   const ownOf = (seriesIdx: number): OwnPoints | undefined => decimator.ownPoints(drawn)?.[seriesIdx];
-  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, () => healthWidth, ownOf), drawn, mainHost);
-  const fitHealthLine = (columns: ChartColumns): void => {
-    healthWidth = healthLineWidth(columns, range[0], range[1], main.bbox.width / devicePixelRatio);
+  const main = new uPlot(mainOptions(s, width, p, labels, startEpochS, callbacks, range, () => widths, ownOf), drawn, mainHost);
+  const fitLines = (columns: ChartColumns): void => {
+    widths = lineWidths(columns, range[0], range[1], main.bbox.width / devicePixelRatio);
   };
   plotColumns = main.bbox.width / devicePixelRatio || plotColumns;
   let laneNames = laneSet(s, podLanes(s), labels);
@@ -473,7 +482,7 @@ export function renderSessionCharts(
     },
     update() {
       drawn = columnsNow();
-      fitHealthLine(drawn);
+      fitLines(drawn);
       main.setData(drawn, false);
       const nowPods = podLanes(s);
       if (nowPods.join('\n') === laneNames.pods.join('\n')) {
@@ -498,7 +507,7 @@ export function renderSessionCharts(
     setRange(fromS, toS) {
       range = [fromS, Math.max(toS, fromS + 1e-3)];
       const next = columnsNow();
-      fitHealthLine(next);
+      fitLines(next);
       if (next !== drawn) {
         drawn = next;
         main.setData(drawn, false);
