@@ -33,6 +33,20 @@ describe('readyErrorKinds', () => {
     expect(readyKindsCacheSize()).toBe(size + 1);
   });
 
+  it('keeps texts apart that differ in anything but ASCII digits', () => {
+    readyErrorKinds('warm the cache');
+    const size = readyKindsCacheSize();
+    // Another digit system, or a letter where a digit stood, is another shape.
+    expect(readyErrorKinds('PLEG is not healthy: pleg was last seen active \u0663m0s ago; threshold is 3m0s')).toEqual(
+      readyErrorKindsUncached('PLEG is not healthy: pleg was last seen active \u0663m0s ago; threshold is 3m0s'),
+    );
+    expect(readyErrorKinds('PLEG is not healthy: pleg was last seen active 3m0s ago; threshold is 3m0s')).toEqual(['pleg-stale']);
+    expect(readyErrorKinds('PLEG is not healthy: pleg was last seen active xm0s ago; threshold is 3m0s')).toEqual(
+      readyErrorKindsUncached('PLEG is not healthy: pleg was last seen active xm0s ago; threshold is 3m0s'),
+    );
+    expect(readyKindsCacheSize()).toBe(size + 3);
+  });
+
   it('gives each caller its own array', () => {
     const text = SKIP_ERR('3m3s');
     const a = readyErrorKinds(text);

@@ -128,6 +128,22 @@ describe('the kernel', () => {
     for (const f of FINGERPRINTS) for (let i = text.indexOf(f.literal); i >= 0; i = text.indexOf(f.literal, i + 1)) expect(flagged.has(i + f.at)).toBe(true);
   });
 
+  it('counts every newline when every byte is one, across many folds of its byte counters', () => {
+    // Each lane of the counter gains two a turn here, the most it can: a fold too late would wrap it.
+    // Lengths around the fold period (127 turns of 32 bytes), odd and even block counts, an anchor
+    // (a record, which folds early) at several places.
+    for (const n of [16, 4048, 4064, 4080, 4096, 4112, 8128, 8144, 8192, 20_000]) {
+      const lines = Buffer.alloc(n, 0x0a);
+      expect(run(lines)).toEqual({ records: [], total: n });
+      for (const at of [0, 17, Math.floor(n / 2), n - 40]) {
+        if (at < 0 || at + 19 > n) continue;
+        const input = Buffer.from(lines);
+        input.write('PLEG is not healthy', at, 'latin1');
+        expect(run(input)).toEqual(reference(input));
+      }
+    }
+  });
+
   test.prop([fc.uint8Array({ maxLength: 300 }), fc.array(fc.constantFrom(...LINE_ANCHORS, '\n'), { maxLength: 8 })])('on any bytes with anchors and newlines: the plain statement', (bytes, inserts) => {
     const input = Buffer.concat([Buffer.from(bytes), ...inserts.map((s) => Buffer.from(s, 'latin1'))]);
     expect(run(input)).toEqual(reference(input));

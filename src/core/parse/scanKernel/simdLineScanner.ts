@@ -4,8 +4,8 @@
 // reader calls as LogByteScanner's JS scan: each line holding an anchor is decoded and pushed, and the
 // lines between are skipped by count.
 
-import { FINGERPRINTS, FINGERPRINT_BYTES, literalAround, nibbleTables, verifier, type Verifier } from './fingerprints';
-import { CONSTANTS_AT, CONSTANTS_BYTES, kernelConstants, scanKernel } from './kernelCode';
+import { FINGERPRINTS, literalAround, nibbleTables, verifier, type Verifier } from './fingerprints';
+import { CONSTANTS_AT, CONSTANTS_BYTES, KERNEL_READS_PAST, kernelConstants, scanKernel } from './kernelCode';
 import { wasmModule } from './wasmBinary';
 
 /** The part of the reader the scanner drives. */
@@ -129,7 +129,7 @@ export class SimdLineScanner {
     const mem = this.mem;
     const len = to - from;
     if (buf !== undefined) mem.set(buf.subarray(from, to), IN_AT);
-    mem.fill(0, IN_AT + len, IN_AT + len + FINGERPRINT_BYTES - 1 + 16);
+    mem.fill(0, IN_AT + len, IN_AT + len + KERNEL_READS_PAST);
     const records = this.scanFn(IN_AT, len, this.outAt);
     const total = this.words[0] as number;
     const words = this.words;
