@@ -469,6 +469,7 @@ export function renderSessionCharts(
   // is 1 / ratio, see ownLines.ts), and their widening copies are counted in device pixels.
   const stopFollowingRatio = onPixelRatioChange(() => {
     for (const series of main.series) if (series.width !== undefined && series.width > 0) series.width = hairline();
+    fitLines(drawn);
     main.redraw(true, false);
   });
   const apply = (): void => {
