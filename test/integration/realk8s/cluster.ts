@@ -170,3 +170,9 @@ export async function until<T>(what: string, probe: () => T | undefined | Promis
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
+
+/** The last `lines` lines of a log file, or a line saying why there are none. */
+export function logTail(path: string, lines: number): string {
+  if (!existsSync(path)) return `(no ${path})`;
+  return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}

@@ -3,13 +3,14 @@
 // the server's real BOOKMARK events, a continue token that etcd compaction expired (a real 410), and an
 // API server restart mid-watch (the resume gets a real 410 "too old resource version" and relists).
 
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/core/util/logger';
 import { createKubeGateway } from '../../../src/infra/kube/createGateway';
 import type { NodeChange, WatchState } from '../../../src/infra/kube/gateway';
 import { DEFAULT_NODE_WATCH_OPTIONS, ReflectorNodeWatch } from '../../../src/infra/kube/nodeWatch';
 import type { RealCluster } from './cluster';
-import { compactEtcd, createExtraNode, deleteExtraNodes, kubectl, realCluster, script, until } from './cluster';
+import { compactEtcd, createExtraNode, deleteExtraNodes, kubectl, logTail, realCluster, script, until } from './cluster';
 import { recordingClient } from './recordingClient';
 
 let cluster: RealCluster;
@@ -160,7 +161,10 @@ describe('the node reflector against the real kube-apiserver', () => {
       } catch {
         return undefined;
       }
-    }, 60_000, 200);
+    }, 60_000, 200).catch((e: unknown) => {
+      // Once in CI the restarted server never answered: say what it wrote, so the cause is on the page.
+      throw new Error(`${(e as Error).message}\nrestart-apiserver: ${restart.stderr.trim()}\nkube-apiserver.log, last lines:\n${logTail(join(cluster.logDir, 'kube-apiserver.log'), 40)}`);
+    });
     const wholeAt = await until('the watch synced again after the restart', () => {
       const resynced = states.some((s) => s.state.kind !== 'synced') && watch.state.kind === 'synced';
       return resynced && [...watch.nodes.keys()].sort().join() === before.join() ? Date.now() : undefined;
