@@ -22,24 +22,11 @@ export const READY_KINDS_CACHE_MAX_CHARS = 2048;
 /** Kinds by shape key; cleared when full, so memory stays bounded on any input. */
 const cache = new Map<string, readonly string[]>();
 
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-
 const ASCII_DIGIT = /[0-9]/g;
 
-/** The text with each ASCII digit replaced by 0: equal keys exactly for texts of the same shape (sameShape). */
-function shapeKey(text: string): string {
+/** The cache key: the text with each ASCII digit replaced by 0, equal exactly for texts equal but for which ASCII digits stand where. */
+export function shapeKey(text: string): string {
   return text.replace(ASCII_DIGIT, '0');
-}
-
-/** Equal but for which digits stand where digits stand. */
-export function sameShape(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y && !(isDigit(x) && isDigit(y))) return false;
-  }
-  return true;
 }
 
 /** The distinct error kinds of `text` in order of first appearance, parsed afresh. */
