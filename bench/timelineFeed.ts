@@ -4,13 +4,17 @@
 //   - wall time of one period (GetPods, the status calls the model asks for, the model) over SSH vs the
 //     same calls made node-locally, straight to the containerd socket, measured side by side, alternating
 //     (goal ≤ 1.5×): a steady period (nothing changed: GetPods only) and a full one (a fresh model
-//     inspects every pod, as a kubelet does on its first relist).
+//     inspects every pod, as a kubelet does on its first relist). The ratio is the median of each run's
+//     own ratio (the runs alternate, so the machine's drift hits both sides of a pair alike);
+//   - the same full period with PING ACKs sent at once (heldPingAcks.ts off), and the CPU the node's sshd
+//     and containerd spend on a full period each way.
 // Needs the node stack (bash test/support/node-stack.sh up) and root. Pods beyond those already running
 // are created for the run and removed afterwards; BENCH_PODS sets the target (0 = use what runs),
 // BENCH_FEED_SECONDS the CPU run's length (default 30).
 // Run: npm run bench timeline feed
 
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LivePlegModel } from '../src/core/timeline/liveModel';
@@ -26,7 +30,7 @@ import { createPod, mutatingClient, removePod } from '../test/support/criPods';
 import { LocalHost } from '../test/support/localHost';
 import { readNodeStackEnv, type NodeStackEnv } from '../test/support/nodeStackEnv';
 
-const RUNS = 7;
+const RUNS = 11;
 const STEADY_PER_RUN = 5;
 const SETTINGS: SessionSettings = { ...DEFAULT_SESSION_SETTINGS, runtimeRequestTimeoutMs: 10_000 };
 
@@ -57,31 +61,71 @@ async function period(reader: CriReader, model: LivePlegModel, startMs: number):
   return { ms, calls: relist?.rpcs.length ?? 0, inspected: relist?.podsInspected.length ?? 0 };
 }
 
-/** Full (fresh model) and steady (same model again) periods, local and over SSH alternating. */
-async function sideBySide(local: CriReader, remote: CriReader): Promise<{ full: [number, number, number]; steady: [number, number, number]; pods: number }> {
-  const full = { local: [] as number[], ssh: [] as number[] };
-  const steady = { local: [] as number[], ssh: [] as number[] };
+/** CPU time (ms) of the node's sshd processes and containerd, from /proc (root; 10 ms ticks). */
+function nodeCpuMs(env: NodeStackEnv): number {
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/u.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      cpu.set(Number(name), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  const under = (pid: number, root: number): boolean => {
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (p === root) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, t] of cpu) if (under(pid, env.sshdPid) || pid === env.containerdPid) ticks += t;
+  return ticks * 10;
+}
+
+interface Side {
+  full: number[];
+  steady: number[];
+  nodeCpu: number[];
+}
+
+/**
+ * Full (fresh model) and steady (same model again) periods: node-local, over SSH, and over SSH with PING
+ * ACKs sent at once (as before heldPingAcks.ts), one after another in each run, so that the machine's
+ * drift hits all three alike.
+ */
+async function sideBySide(readers: Record<'local' | 'ssh' | 'sshAcksAtOnce', CriReader>, env: NodeStackEnv): Promise<{ sides: Record<keyof typeof readers, Side>; calls: number; pods: number }> {
+  const sides = { local: { full: [], steady: [], nodeCpu: [] }, ssh: { full: [], steady: [], nodeCpu: [] }, sshAcksAtOnce: { full: [], steady: [], nodeCpu: [] } } as Record<keyof typeof readers, Side>;
   let calls = 0;
   let pods = 0;
   // Warm-up: connections, HTTP/2 sessions, containerd caches.
-  await period(local, new LivePlegModel({ settings: SETTINGS }), 0);
-  await period(remote, new LivePlegModel({ settings: SETTINGS }), 0);
+  for (const reader of Object.values(readers)) await period(reader, new LivePlegModel({ settings: SETTINGS }), 0);
   for (let i = 0; i < RUNS; i++) {
-    for (const [reader, into, intoSteady] of [
-      [local, full.local, steady.local],
-      [remote, full.ssh, steady.ssh],
-    ] as const) {
+    for (const [name, reader] of Object.entries(readers) as Array<[keyof typeof readers, CriReader]>) {
+      const side = sides[name];
       const model = new LivePlegModel({ settings: SETTINGS });
+      const cpu0 = nodeCpuMs(env);
       const first = await period(reader, model, 0);
-      into.push(first.ms);
+      side.nodeCpu.push(nodeCpuMs(env) - cpu0);
+      side.full.push(first.ms);
       calls = first.calls;
       pods = first.inspected;
       // A steady period takes a few ms: several per run, so that its median is not one scheduler hiccup.
-      for (let k = 1; k <= STEADY_PER_RUN; k++) intoSteady.push((await period(reader, model, k * 1_000)).ms);
+      for (let k = 1; k <= STEADY_PER_RUN; k++) side.steady.push((await period(reader, model, k * 1_000)).ms);
     }
   }
-  return { full: [median(full.local), median(full.ssh), calls], steady: [median(steady.local), median(steady.ssh), 2], pods };
+  return { sides, calls, pods };
 }
+
+/** Each run's SSH period over its own node-local one: the median, and the spread. */
+function pairedRatios(ssh: number[], local: number[]): { median: number; min: number; max: number } {
+  const ratios = ssh.map((v, i) => v / (local[i] ?? Number.NaN));
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 export async function benchTimelineFeed(): Promise<string[]> {
   const env = readNodeStackEnv();
@@ -104,12 +148,26 @@ export async function benchTimelineFeed(): Promise<string[]> {
 
     const local = unixSocketClient(new LocalHost(), env.criSocket);
     const remote = unixSocketClient(ssh, env.criSocket);
+    const acksAtOnce = unixSocketClient(ssh, env.criSocket, { pingAckHoldMs: 0 });
     try {
-      const r = await sideBySide(local, remote);
-      const [fl, fs, fc] = r.full;
-      const [sl, ss] = r.steady;
-      lines.push(`  full period (${r.pods} pods inspected, ${fc} CRI calls): node-local ${fl.toFixed(1)} ms, over SSH ${fs.toFixed(1)} ms → ${(fs / fl).toFixed(2)}× (goal ≤ 1.5×)`);
-      lines.push(`  steady period (GetPods only, ${RUNS * STEADY_PER_RUN} each):  node-local ${sl.toFixed(1)} ms, over SSH ${ss.toFixed(1)} ms → ${(ss / sl).toFixed(2)}× (goal ≤ 1.5×)`);
+      const { sides, calls, pods } = await sideBySide({ local, ssh: remote, sshAcksAtOnce: acksAtOnce }, env);
+      const full = pairedRatios(sides.ssh.full, sides.local.full);
+      const steady = pairedRatios(sides.ssh.steady, sides.local.steady);
+      const atOnce = pairedRatios(sides.sshAcksAtOnce.full, sides.local.full);
+      const spread = (r: { min: number; max: number }): string => `${r.min.toFixed(2)}–${r.max.toFixed(2)}`;
+      const ofMedians = (ssh: number[], local: number[]): string => `${(median(ssh) / median(local)).toFixed(2)}×`;
+      lines.push(
+        `  full period (${pods} pods inspected, ${calls} CRI calls; ${RUNS} each): node-local ${median(sides.local.full).toFixed(1)} ms, over SSH ${median(sides.ssh.full).toFixed(1)} ms → ` +
+          `${full.median.toFixed(2)}× (median of the runs' ratios; ${spread(full)}; ratio of the medians ${ofMedians(sides.ssh.full, sides.local.full)}; goal ≤ 1.5×)`,
+      );
+      lines.push(
+        `  steady period (GetPods only, ${RUNS * STEADY_PER_RUN} each):  node-local ${median(sides.local.steady).toFixed(1)} ms, over SSH ${median(sides.ssh.steady).toFixed(1)} ms → ` +
+          `${steady.median.toFixed(2)}× (${spread(steady)}; ratio of the medians ${ofMedians(sides.ssh.steady, sides.local.steady)}; goal ≤ 1.5×)`,
+      );
+      lines.push(
+        `  full period with PING ACKs sent at once (no hold): ${median(sides.sshAcksAtOnce.full).toFixed(1)} ms → ${atOnce.median.toFixed(2)}× (${spread(atOnce)}); ` +
+          `node-side CPU (sshd + containerd) per full period: held ${mean(sides.ssh.nodeCpu).toFixed(0)} ms, at once ${mean(sides.sshAcksAtOnce.nodeCpu).toFixed(0)} ms, node-local ${mean(sides.local.nodeCpu).toFixed(0)} ms`,
+      );
 
       // CPU of this process while the feed runs at 1 s for `seconds`.
       const controller = new AbortController();
@@ -134,6 +192,7 @@ export async function benchTimelineFeed(): Promise<string[]> {
     } finally {
       local.close();
       remote.close();
+      acksAtOnce.close();
     }
   } finally {
     await boundedMap(created, 8, (id) => removePod(admin, id));

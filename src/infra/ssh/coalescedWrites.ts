@@ -60,6 +60,7 @@ export function coalesceWrites(stream: Duplex): void {
     turns++;
     // At least two turns: the runtime's reply carries an HTTP/2 PING, whose ACK is written as the reply
     // is read, and the caller's next request comes a turn later; the extra turn sends both as one packet.
+    // (On gRPC streams the ACK is now held for milliseconds instead: src/infra/cri/grpc/heldPingAcks.ts.)
     if (turns < MAX_TURNS && (turns < 2 || wroteSinceScheduled)) {
       wroteSinceScheduled = false;
       setImmediate(onTurn);

@@ -5,6 +5,7 @@
 // (serverStream.ts) have a timer only until their response headers.
 
 import * as http2 from 'node:http2';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { CriError } from '../criError';
@@ -12,6 +13,7 @@ import { encodeFrame, FrameDecoder } from './framing';
 import { formatGrpcTimeout, GrpcCode } from './status';
 import { CallEnd } from './callEnd';
 import { settleOnce } from './settleOnce';
+import { holdPingAcks, PING_ACK_HOLD_MS } from './heldPingAcks';
 import { StreamFlow, streamOnSession, type ServerStreamCall, type ServerStreamOptions } from './serverStream';
 import { abortable } from '../../../core/util/abortable';
 import type { Logger } from '../../../core/util/logger';
@@ -41,6 +43,8 @@ export class H2Channel {
     private readonly logger: Logger = silentLogger,
     /** Bound on opening the byte stream; shared by concurrent callers, so not tied to one call's deadline. */
     private readonly connectTimeoutMs = 10_000,
+    /** How long a PING ACK may wait on a relayed stream (heldPingAcks.ts); 0 sends it at once. */
+    private readonly pingAckHoldMs = PING_ACK_HOLD_MS,
   ) {}
 
   /** Sends one request message and resolves with the single reply message, or rejects with CriError. */
@@ -165,6 +169,9 @@ export class H2Channel {
           duplex.destroy();
           throw new Error(`channel to ${this.target} was closed while connecting`);
         }
+        // A socket is written by node:http2's native side, which this hold cannot see (nor needs to:
+        // without a relay in between, a PING costs the server next to nothing).
+        if (!(duplex instanceof Socket) && this.pingAckHoldMs > 0) holdPingAcks(duplex, this.pingAckHoldMs);
         const session = http2.connect('http://localhost', { createConnection: () => duplex });
         // The transport's own error (e.g. "socat exited 1: … Permission denied") explains a broken
         // connection far better than the HTTP/2 layer's consequential stream errors.

@@ -10,9 +10,11 @@ import { H2Channel } from '../grpc/h2Channel';
 export interface TransportClientOptions {
   defaultDeadlineMs?: number;
   logger?: Logger;
+  /** How long a PING ACK may wait on an SSH channel (heldPingAcks.ts); 0 sends it at once. */
+  pingAckHoldMs?: number;
 }
 
 export function unixSocketClient(host: RemoteHost, socketPath: string, options: TransportClientOptions = {}): GrpcCriClient {
-  const channel = new H2Channel((signal) => host.openUnixSocket(socketPath, signal), `unix://${socketPath} on ${host.description}`, options.logger);
+  const channel = new H2Channel((signal) => host.openUnixSocket(socketPath, signal), `unix://${socketPath} on ${host.description}`, options.logger, undefined, options.pingAckHoldMs);
   return new GrpcCriClient(channel, options.defaultDeadlineMs !== undefined ? { defaultDeadlineMs: options.defaultDeadlineMs } : {});
 }
