@@ -39,6 +39,7 @@ import { runTimelineCheck } from './lib/timelineCheck.mjs';
 import { runKubeletLogCheck } from './lib/kubeletLogCheck.mjs';
 import { TIMELINE_LIVE_SETTINGS, runTimelineLiveCheck } from './lib/timelineLiveCheck.mjs';
 import { runRealClusterCheck, startRealCluster, stopRealCluster, withRealKubeconfig } from './lib/realClusterCheck.mjs';
+import { openQuickInput } from './lib/prompts.mjs';
 
 const FLIP_BOUND_MS = 2000;
 const TREE_TIMEOUT_MS = Number(process.env.PLEG_E2E_TREE_TIMEOUT_MS ?? 30_000);
@@ -366,10 +367,7 @@ async function main() {
       await runTreeExplainsChecks({ page, check, shot, log });
 
       await check('(5) the what-if timeline panel runs a simulation and draws it', async () => {
-        await page.keyboard.press('F1');
-        const input = page.locator('.quick-input-widget input[type="text"]');
-        await input.waitFor({ timeout: 15_000 });
-        await input.fill('>PLEG Doctor: Open What-If Timeline');
+        await openQuickInput(page, '>PLEG Doctor: Open What-If Timeline');
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open What-If Timeline' }).first().waitFor({ timeout: 15_000 });
         await page.keyboard.press('Enter');
         const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');

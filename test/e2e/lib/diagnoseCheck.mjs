@@ -419,8 +419,24 @@ const execFileAsync = promisify(execFile);
 /** The simple file dialog of the web workbench: type the folder, then its OK button (`okLabel`). */
 async function chooseFolder(page, folder, okLabel) {
   const quick = await waitForQuickInput(page, { timeoutMs: 15_000, describeState: () => describePrompts(page) });
-  await fillQuickInput(page, folder.endsWith('/') ? folder : `${folder}/`);
-  await sleep(800); // the dialog lists the folder it was given before it accepts it
+  const wanted = folder.endsWith('/') ? folder : `${folder}/`;
+  // The dialog opens on its default folder and reads it asynchronously: when that read ends after the
+  // path was typed, it puts the default back (seen once in CI: the bundle went to the workspace folder).
+  // So the path is typed until the dialog holds it and lists that folder's own entries.
+  const entries = new Set(['..', ...readdirSync(folder).flatMap((f) => [f, `${f}/`])]);
+  const input = page.locator('.quick-input-widget .quick-input-box input:visible').first();
+  let shown;
+  for (let typed = 1; ; typed++) {
+    await fillQuickInput(page, wanted);
+    const until = Date.now() + 4_000;
+    while (Date.now() < until) {
+      await sleep(200);
+      shown = { value: await input.inputValue().catch(() => ''), items: (await readQuickInput(page))?.items ?? [] };
+      if (shown.value === wanted && shown.items.length > 0 && shown.items.every((i) => entries.has(i))) break;
+    }
+    if (shown.value === wanted && shown.items.every((i) => entries.has(i))) break;
+    if (typed === 3) throw new Error(`the folder dialog does not settle on ${wanted} (typed three times; it shows "${shown.value}" listing ${JSON.stringify(shown.items)})`);
+  }
   const ok = page.locator('.quick-input-widget .monaco-button', { hasText: new RegExp(`^\\s*${okLabel}\\s*$`) }).first();
   const widget = page.locator('.quick-input-widget').first();
   // The dialog sometimes ignores an OK that comes while it is still reading the folder it was given (it

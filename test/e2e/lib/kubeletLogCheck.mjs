@@ -7,7 +7,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './tools.mjs';
-import { runPaletteCommand } from './prompts.mjs';
+import { openQuickInput, runPaletteCommand } from './prompts.mjs';
 
 const FILE = 'kubelet-runtime-stopped.log';
 // From test/unit/parse/logReader.test.ts: one stretch, lines 3227–3748, 03:03:46 → 03:05:41.
@@ -53,11 +53,8 @@ async function checkKubeletLog({ page, check, shot, workspace }) {
   await check('(11) a real kubelet log opens as Kubelet Log: the PLEG stretch in Problems, the timeline in Outline, the summary lens', async () => {
     copyFileSync(join(REPO, 'test/fixtures/real-kubelet-1.32', FILE), join(workspace, FILE));
     await runPaletteCommand(page, 'View: Close All Editors');
-    // F1 opens the quick input in command mode; without the ">" it searches files (quick open).
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input[type="text"]');
-    await input.waitFor({ timeout: 15_000 });
-    await input.fill(FILE);
+    // Without the ">" the quick input searches files (quick open).
+    await openQuickInput(page, FILE);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Enter');
 

@@ -131,12 +131,20 @@ export async function waitForToast(page, pattern, { timeoutMs, severity, describ
   throw new Error(`no ${severity ?? ''} notification matching ${pattern} within ${timeoutMs} ms; toasts: ${JSON.stringify(toasts)}${describeState ? `; on screen: ${await describeState()}` : ''}`);
 }
 
+/**
+ * Opens the quick input with F1 and types `text` into it: ">Title" runs commands, a bare file name
+ * searches files (quick open). Typed through fillQuickInput, so a hidden widget left by an earlier
+ * prompt is never the one filled.
+ */
+export async function openQuickInput(page, text) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget .quick-input-box input:visible').first().waitFor({ timeout: 15_000 });
+  await fillQuickInput(page, text);
+}
+
 /** Runs a palette command by its full title ("Category: Title"). */
 export async function runPaletteCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input[type="text"]');
-  await input.waitFor({ timeout: 15_000 });
-  await input.fill(`>${title}`);
+  await openQuickInput(page, `>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() }).first().waitFor({ timeout: 15_000 });
   // Fuzzy matching also lists longer commands ("Diagnose All NotReady Nodes" for "Diagnose Node"), and the
   // first row is not always the one asked for: move to the row labelled exactly with the title, by
