@@ -52,6 +52,7 @@ export function holdPingAcks(stream: Duplex, holdMs = PING_ACK_HOLD_MS): void {
     timer = undefined;
     const acks = held;
     held = [];
+    if (stream.destroyed) return;
     for (const ack of acks) {
       send(ack, 'buffer', (error) => {
         if (error) stream.destroy(error);
