@@ -6,6 +6,7 @@
 // mention nothing we look for, before any header, prefix or JSON parsing.
 
 import { goDurationSeconds } from './durationSeconds';
+import { readFastHeader } from './klogFastHeader';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { E1, L10, L12, L5, L6, R1, R3, R4 } from './messageCatalog';
@@ -109,7 +110,7 @@ function unwrap(line: string): Unwrapped {
   return out;
 }
 
-interface Body {
+export interface Body {
   /** The message (decoded for structured and JSON lines; the whole body for printf-style lines). */
   msg: string;
   /** The err field, decoded, when the line is structured. */
@@ -137,9 +138,7 @@ function readBody(line: string, at: number): { body: Body; time?: LineTime; pid?
     second: Number(ss),
     micros: Number(us),
   };
-  const bodyText = rest.slice((header as string).length);
-  const s = parseStructuredBody(bodyText);
-  const body: Body = s === undefined ? plainBody(bodyText) : structuredBody(s.msg, s.fields, bodyText);
+  const body = klogBody(rest.slice((header as string).length));
   const valid = time.month >= 1 && time.month <= 12 && time.day >= 1 && time.day <= 31 && time.hour <= 23 && time.minute <= 59 && time.second <= 60;
   const out: { body: Body; time?: LineTime; pid?: number; clock?: string } = { body, pid: Number(pid) };
   if (valid) {
@@ -147,6 +146,12 @@ function readBody(line: string, at: number): { body: Body; time?: LineTime; pid?
     out.clock = `${hh as string}:${mi as string}:${ss as string}`;
   }
   return out;
+}
+
+/** The message after a klog header: structured (`"msg" key="value"`) when it parses so, else plain text. */
+function klogBody(bodyText: string): Body {
+  const s = parseStructuredBody(bodyText);
+  return s === undefined ? plainBody(bodyText) : structuredBody(s.msg, s.fields, bodyText);
 }
 
 function plainBody(text: string): Body {
@@ -227,13 +232,43 @@ function kubeletStart(body: Body): LineEvent | undefined {
   return ev;
 }
 
+/** A line's message and what its headers say, the time and clock already chosen between them. */
+export interface ReadLine {
+  body: Body;
+  time?: LineTime;
+  clock?: string;
+  pid?: number;
+}
+
+/** The common header (klogFastHeader.ts); undefined for any other line. */
+export function readLineFast(line: string): ReadLine | undefined {
+  const fast = readFastHeader(line);
+  if (fast === undefined) return undefined;
+  return { body: klogBody(line.slice(fast.bodyAt)), time: { yearless: fast.time }, clock: fast.clock, pid: fast.pid };
+}
+
+/** Any line, by the prefix and header regexes. readLineFast must agree with it wherever it answers. */
+export function readLineGeneral(line: string): ReadLine {
+  const outer = unwrap(line);
+  const inner = readBody(line, outer.at);
+  const read: ReadLine = { body: inner.body };
+  const time = inner.time ?? outer.time;
+  // An absolute prefix time beats a year-less klog header: it needs no year guessing.
+  const best = outer.time !== undefined && 'epochMs' in outer.time ? outer.time : time;
+  if (best !== undefined) read.time = best;
+  const clock = best === outer.time ? (outer.clock ?? inner.clock) : (inner.clock ?? outer.clock);
+  if (clock !== undefined) read.clock = clock;
+  const pid = inner.pid ?? outer.pid;
+  if (pid !== undefined) read.pid = pid;
+  return read;
+}
+
 /** Facts of one line, or undefined when the line says nothing the reader tracks. */
 export function classifyLogLine(raw: string): LineFacts | undefined {
   const line = raw.length > MAX_MATCHED_LINE ? raw.slice(0, MAX_MATCHED_LINE) : raw;
   if (!PREFILTER.test(line)) return undefined;
-  const outer = unwrap(line);
-  const inner = readBody(line, outer.at);
-  const { body } = inner;
+  const read = readLineFast(line) ?? readLineGeneral(line);
+  const { body } = read;
   const events: LineEvent[] = [];
   const text = body.text;
 
@@ -299,13 +334,8 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
 
   if (events.length === 0) return undefined;
   const facts: LineFacts = { events };
-  const time = inner.time ?? outer.time;
-  // An absolute prefix time beats a year-less klog header: it needs no year guessing.
-  const best = outer.time !== undefined && 'epochMs' in outer.time ? outer.time : time;
-  if (best !== undefined) facts.time = best;
-  const clock = best === outer.time ? (outer.clock ?? inner.clock) : (inner.clock ?? outer.clock);
-  if (clock !== undefined) facts.clock = clock;
-  const pid = inner.pid ?? outer.pid;
-  if (pid !== undefined) facts.pid = pid;
+  if (read.time !== undefined) facts.time = read.time;
+  if (read.clock !== undefined) facts.clock = read.clock;
+  if (read.pid !== undefined) facts.pid = read.pid;
   return facts;
 }
