@@ -425,16 +425,16 @@ async function chooseFolder(page, folder, okLabel) {
   // So the path is typed until the dialog holds it and lists that folder's own entries.
   const entries = new Set(['..', ...readdirSync(folder).flatMap((f) => [f, `${f}/`])]);
   const input = page.locator('.quick-input-widget .quick-input-box input:visible').first();
+  const settled = (s) => s.value === wanted && s.items.length > 0 && s.items.every((i) => entries.has(i));
   let shown;
   for (let typed = 1; ; typed++) {
     await fillQuickInput(page, wanted);
     const until = Date.now() + 4_000;
-    while (Date.now() < until) {
+    do {
       await sleep(200);
       shown = { value: await input.inputValue().catch(() => ''), items: (await readQuickInput(page))?.items ?? [] };
-      if (shown.value === wanted && shown.items.length > 0 && shown.items.every((i) => entries.has(i))) break;
-    }
-    if (shown.value === wanted && shown.items.every((i) => entries.has(i))) break;
+    } while (!settled(shown) && Date.now() < until);
+    if (settled(shown)) break;
     if (typed === 3) throw new Error(`the folder dialog does not settle on ${wanted} (typed three times; it shows "${shown.value}" listing ${JSON.stringify(shown.items)})`);
   }
   const ok = page.locator('.quick-input-widget .monaco-button', { hasText: new RegExp(`^\\s*${okLabel}\\s*$`) }).first();
