@@ -201,7 +201,8 @@ export class LogSequencer {
 
   push(line: number, facts: LineFacts): void {
     const ms = this.clock.resolve(facts.time);
-    const start = facts.events.find((e): e is Extract<LineEvent, { kind: 'kubelet-start' }> => e.kind === 'kubelet-start');
+    let start: Extract<LineEvent, { kind: 'kubelet-start' }> | undefined;
+    for (const e of facts.events) if (e.kind === 'kubelet-start') start = e;
     const pidChanged = facts.pid !== undefined && this.pid !== undefined && facts.pid !== this.pid;
     if (start !== undefined || pidChanged) {
       const restart = this.seenKubelet;
@@ -234,35 +235,29 @@ export class LogSequencer {
   }
 
   private event(line: number, ms: number | undefined, facts: LineFacts, ev: LineEvent): void {
-    const base = { line, lastLine: line };
+    // The two stretch kinds are nearly every event of a flapping node's log: no objects made for them.
+    if (ev.kind === 'pleg-unhealthy') {
+      const closed = this.pleg.push(line, ms, facts.clock, ev.lastSeenAgoSeconds, undefined);
+      if (closed) this.closePleg(closed);
+      return;
+    }
+    if (ev.kind === 'skip-sync') {
+      const closed = this.skip.push(line, ms, facts.clock, undefined, ev.reasons);
+      if (closed) this.closeSkip(closed);
+      return;
+    }
     switch (ev.kind) {
-      case 'pleg-unhealthy': {
-        const p: Parameters<StretchTracker['push']>[0] = { line };
-        if (ms !== undefined) p.ms = ms;
-        if (facts.clock !== undefined) p.clock = facts.clock;
-        if (ev.lastSeenAgoSeconds !== undefined) p.lastSeenAgoSeconds = ev.lastSeenAgoSeconds;
-        const closed = this.pleg.push(p);
-        if (closed) this.closePleg(closed);
-        return;
-      }
-      case 'skip-sync': {
-        const p: Parameters<StretchTracker['push']>[0] = { line, reasons: ev.reasons };
-        if (ms !== undefined) p.ms = ms;
-        if (facts.clock !== undefined) p.clock = facts.clock;
-        const closed = this.skip.push(p);
-        if (closed) this.closeSkip(closed);
-        return;
-      }
       case 'pleg-never':
         if (this.neverReported) return;
         this.neverReported = true;
-        this.single({ ...base, kind: 'pleg-never', severity: 'information', message: 'PLEG has yet to be successful (normal for the first seconds after a start)' }, facts);
+        this.single({ kind: 'pleg-never', line, lastLine: line, severity: 'information', message: 'PLEG has yet to be successful (normal for the first seconds after a start)' }, facts);
         return;
       case 'relist-failure': {
         this.summary.relistFailures++;
         const f: ReaderFinding = {
-          ...base,
           kind: 'relist-failure',
+          line,
+          lastLine: line,
           severity: 'error',
           message: `Relist could not list pods from the runtime${ev.err !== undefined ? `: ${ev.err}` : ''}`,
         };
@@ -274,8 +269,9 @@ export class LogSequencer {
         this.summary.discardLines++;
         this.single(
           {
-            ...base,
             kind: 'event-discard',
+            line,
+            lastLine: line,
             severity: 'warning',
             message: ev.evented ? 'Evented PLEG event channel full: a pod lifecycle event was discarded' : 'PLEG event channel full: events of this relist were discarded',
           },
@@ -284,21 +280,22 @@ export class LogSequencer {
         return;
       case 'runtime-down': {
         this.summary.runtimeDownLines++;
-        const f: ReaderFinding = { ...base, kind: 'runtime-down', severity: 'error', message: `${ev.text}${ev.err !== undefined ? `: ${ev.err}` : ''}` };
+        const f: ReaderFinding = { kind: 'runtime-down', line, lastLine: line, severity: 'error', message: `${ev.text}${ev.err !== undefined ? `: ${ev.err}` : ''}` };
         if (ev.err !== undefined) f.err = ev.err;
         this.single(f, facts);
         return;
       }
       case 'evented-fallback':
         this.summary.eventedFallbackLines++;
-        this.single({ ...base, kind: 'evented-fallback', severity: 'warning', message: ev.text.slice(0, 200) }, facts);
+        this.single({ kind: 'evented-fallback', line, lastLine: line, severity: 'warning', message: ev.text.slice(0, 200) }, facts);
         return;
       case 'housekeeping-slow':
         this.summary.housekeepingSlowLines++;
         this.single(
           {
-            ...base,
             kind: 'housekeeping-slow',
+            line,
+            lastLine: line,
             severity: 'warning',
             message: `Housekeeping took too long${ev.actual !== undefined ? ` (${ev.actual})` : ''}: the sync loop was blocked, usually on a runtime call`,
           },
@@ -309,13 +306,13 @@ export class LogSequencer {
         if (this.nodeState === 'not-ready') return;
         this.nodeState = 'not-ready';
         this.summary.notReadyTransitions++;
-        this.single({ ...base, kind: 'node-not-ready', severity: 'error', message: `Node became NotReady: ${ev.text.slice(0, 200)}` }, facts);
+        this.single({ kind: 'node-not-ready', line, lastLine: line, severity: 'error', message: `Node became NotReady: ${ev.text.slice(0, 200)}` }, facts);
         return;
       case 'node-ready':
         if (this.nodeState === 'ready') return;
         this.nodeState = 'ready';
         this.summary.readyTransitions++;
-        this.single({ ...base, kind: 'node-ready', severity: 'information', message: 'Node became Ready' }, facts);
+        this.single({ kind: 'node-ready', line, lastLine: line, severity: 'information', message: 'Node became Ready' }, facts);
         return;
       case 'kubelet-start':
         return;

@@ -9,6 +9,7 @@ import { goDurationSeconds } from './durationSeconds';
 import { readFastHeader } from './klogFastHeader';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
+import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
 import { E1, L10, L12, L5, L6, R1, R3, R4 } from './messageCatalog';
 import { readyErrorKinds } from './readyErrorKinds';
 
@@ -194,10 +195,6 @@ function readJson(json: string): { body: Body; time?: LineTime; clock?: string }
   return out;
 }
 
-function agoSeconds(r1: RegExpExecArray): number | undefined {
-  const ago = r1.groups?.['ago'];
-  return ago === undefined ? undefined : goDurationSeconds(ago);
-}
 
 function skipReasons(body: Body): string[] {
   let errText = body.err;
@@ -267,9 +264,24 @@ export function readLineGeneral(line: string): ReadLine {
 export function classifyLogLine(raw: string): LineFacts | undefined {
   const line = raw.length > MAX_MATCHED_LINE ? raw.slice(0, MAX_MATCHED_LINE) : raw;
   if (!PREFILTER.test(line)) return undefined;
-  const read = readLineFast(line) ?? readLineGeneral(line);
-  const { body } = read;
+  // The common header: the body's events may be remembered from a body of the same shape (lineEventsMemo.ts).
+  const fast = readFastHeader(line);
+  const read: Omit<ReadLine, 'body'> = fast === undefined ? readLineGeneral(line) : { time: { yearless: fast.time }, clock: fast.clock, pid: fast.pid };
+  const events = fast === undefined ? bodyEvents((read as ReadLine).body).events : memoizedBodyEvents(line.slice(fast.bodyAt), klogBodyEvents);
+  if (events.length === 0) return undefined;
+  const facts: LineFacts = { events };
+  if (read.time !== undefined) facts.time = read.time;
+  if (read.clock !== undefined) facts.clock = read.clock;
+  if (read.pid !== undefined) facts.pid = read.pid;
+  return facts;
+}
+
+const klogBodyEvents = (text: string): BodyEvents => bodyEvents(klogBody(text));
+
+/** What a line's message says, worked out afresh. */
+function bodyEvents(body: Body): BodyEvents {
   const events: LineEvent[] = [];
+  const out: BodyEvents = { events };
   const text = body.text;
 
   const isSkip = SKIP.test(body.msg);
@@ -282,7 +294,9 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
   if (r1 !== null) {
     const ev: LineEvent = { kind: 'pleg-unhealthy', evented: false };
     // The err's own match when it has one (its text is decoded), else the line's.
-    const ago = agoSeconds((body.err !== undefined ? R1.regex.exec(body.err) : null) ?? r1);
+    const agoText = ((body.err !== undefined ? R1.regex.exec(body.err) : null) ?? r1).groups?.['ago'];
+    const ago = agoText === undefined ? undefined : goDurationSeconds(agoText);
+    if (agoText !== undefined) out.agoText = agoText;
     if (ago !== undefined) ev.lastSeenAgoSeconds = ago;
     events.push(ev);
   } else if (plegText && R3.regex.test(text)) {
@@ -331,11 +345,5 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
 
   const start = kubeletStart(body);
   if (start !== undefined) events.push(start);
-
-  if (events.length === 0) return undefined;
-  const facts: LineFacts = { events };
-  if (read.time !== undefined) facts.time = read.time;
-  if (read.clock !== undefined) facts.clock = read.clock;
-  if (read.pid !== undefined) facts.pid = read.pid;
-  return facts;
+  return out;
 }

@@ -65,8 +65,19 @@ function toYearless(epochMs: number): YearlessTime {
   };
 }
 
+/** The last minute turned into milliseconds: consecutive lines nearly always share their minute. */
+let minuteKey = -1;
+let minuteMs = 0;
+
 function yearlessToMs(t: YearlessTime, year: number): number {
-  return Date.UTC(year, t.month - 1, t.day, t.hour, t.minute, t.second) + t.micros / 1000;
+  // Every field below 100 (two printed digits at most), so the key names one minute. Whole milliseconds
+  // below 2^53 add exactly: the sum is the double Date.UTC gives with the seconds.
+  const key = (((year * 100 + t.month) * 100 + t.day) * 100 + t.hour) * 100 + t.minute;
+  if (key !== minuteKey) {
+    minuteKey = key;
+    minuteMs = Date.UTC(year, t.month - 1, t.day, t.hour, t.minute);
+  }
+  return minuteMs + t.second * 1000 + t.micros / 1000;
 }
 
 export interface Stretch {
@@ -85,14 +96,6 @@ export interface Stretch {
   reasons: string[];
 }
 
-export interface StretchPoint {
-  line: number;
-  ms?: number;
-  clock?: string;
-  lastSeenAgoSeconds?: number;
-  reasons?: readonly string[];
-}
-
 /** Stretch duration in seconds; 0 when a time is missing or runs backwards. */
 export function stretchSeconds(s: Stretch): number {
   if (s.firstMs === undefined || s.lastMs === undefined) return 0;
@@ -101,8 +104,8 @@ export function stretchSeconds(s: Stretch): number {
 
 /**
  * Builds stretches one point at a time. A point joins the open stretch unless more than `gapSeconds`
- * passed since the stretch's previous point (a point without a time cannot show a gap, so it joins) or
- * `breakBefore` says a new kubelet process started in between (its PLEG starts afresh).
+ * passed since the stretch's previous point (a point without a time cannot show a gap, so it joins); a
+ * new kubelet process ends it too (breakHere: its PLEG starts afresh).
  */
 export class StretchTracker {
   private open: Stretch | undefined;
@@ -110,34 +113,38 @@ export class StretchTracker {
 
   constructor(private readonly gapMs: number) {}
 
-  /** Adds a point; returns the stretch it closed, if any. */
-  push(p: StretchPoint, breakBefore = false): Stretch | undefined {
+  /**
+   * Adds the point of line `line` (its time, clock text, "last seen active" and skip reasons where it
+   * has them); returns the stretch it closed, if any. Positional, not an object: it runs for nearly every
+   * event of a flapping node's log.
+   */
+  push(line: number, ms: number | undefined, clock: string | undefined, lastSeenAgoSeconds: number | undefined, reasons: readonly string[] | undefined): Stretch | undefined {
     let closed: Stretch | undefined;
     const cur = this.open;
-    if (cur !== undefined && (breakBefore || (p.ms !== undefined && this.lastMsSeen !== undefined && p.ms - this.lastMsSeen > this.gapMs))) {
+    if (cur !== undefined && ms !== undefined && this.lastMsSeen !== undefined && ms - this.lastMsSeen > this.gapMs) {
       closed = cur;
       this.open = undefined;
       this.lastMsSeen = undefined;
     }
     let s = this.open;
     if (s === undefined) {
-      s = { firstLine: p.line, lastLine: p.line, lines: 0, reasons: [] };
-      if (p.ms !== undefined) s.firstMs = p.ms;
-      if (p.clock !== undefined) s.firstClock = p.clock;
+      s = { firstLine: line, lastLine: line, lines: 0, reasons: [] };
+      if (ms !== undefined) s.firstMs = ms;
+      if (clock !== undefined) s.firstClock = clock;
       this.open = s;
     }
-    s.lastLine = p.line;
+    s.lastLine = line;
     s.lines++;
-    if (p.ms !== undefined) {
-      if (s.firstMs === undefined) s.firstMs = p.ms;
-      s.lastMs = p.ms;
-      this.lastMsSeen = p.ms;
+    if (ms !== undefined) {
+      if (s.firstMs === undefined) s.firstMs = ms;
+      s.lastMs = ms;
+      this.lastMsSeen = ms;
     }
-    if (p.clock !== undefined) s.lastClock = p.clock;
-    if (p.lastSeenAgoSeconds !== undefined && (s.maxLastSeenAgoSeconds === undefined || p.lastSeenAgoSeconds > s.maxLastSeenAgoSeconds)) {
-      s.maxLastSeenAgoSeconds = p.lastSeenAgoSeconds;
+    if (clock !== undefined) s.lastClock = clock;
+    if (lastSeenAgoSeconds !== undefined && (s.maxLastSeenAgoSeconds === undefined || lastSeenAgoSeconds > s.maxLastSeenAgoSeconds)) {
+      s.maxLastSeenAgoSeconds = lastSeenAgoSeconds;
     }
-    for (const r of p.reasons ?? []) if (!s.reasons.includes(r)) s.reasons.push(r);
+    if (reasons !== undefined) for (let i = 0; i < reasons.length; i++) if (!s.reasons.includes(reasons[i] as string)) s.reasons.push(reasons[i] as string);
     return closed;
   }
 
