@@ -107,6 +107,19 @@ describe('SIMD scanner against the JS scanner', () => {
     },
   );
 
+  it('finds an anchor at the first bytes of a window, after a window ending in part of a fingerprint', () => {
+    // 32-byte lines: every kernel window starts at one, so these fingerprints sit at a window's first
+    // bytes (where the kernel has no previous block) and "PL", "P" end the windows before them.
+    const line = (s: string): string => `${s}${'y'.repeat(31 - s.length)}\n`;
+    const lines = ['PLEG is not healthy', 'x PL', 'NodeReady', 'x P', 'LEG is not healthy', 'PLEG is not healthy', 'E is not healthy'].map(line);
+    const data = Buffer.from(lines.join('').repeat(5), 'latin1');
+    for (const window of [32, 64, 96, 256]) {
+      const got = calls(data, [], { simdWindow: window });
+      expect(got).toEqual(calls(data, [], { simd: false }));
+      expect(got.filter((c) => typeof c === 'string')).toHaveLength(15);
+    }
+  });
+
   it('finds an anchor at every offset of a block, and counts the lines around it', () => {
     // Every alignment of every anchor against the kernel's 16-byte blocks, on both sides of a newline;
     // an anchor with a tail check (anchorTails.ts) is followed by a tail it takes.

@@ -1,24 +1,47 @@
 // The scan kernel as WebAssembly instructions. One pass over 16-byte blocks does two jobs that took ten
-// native passes before (nine anchor keys and the newlines): it counts \n bytes, and flags the blocks
-// where some fingerprint (fingerprints.ts) may start. Only flagged blocks leave the kernel, as 16-byte
+// native passes before (nine anchor keys and the newlines): it counts \n bytes, and flags the bytes
+// where some fingerprint (fingerprints.ts) may end. Only flagged blocks leave the kernel, as 16-byte
 // records, so the JS side touches ~0.5 % of the blocks of a kubelet journal.
 //
 // scan(in, len, out) → records; the newline total of in[0, len) is stored at address 0.
-// A record: [block offset from in, candidate bit per byte, \n before the block, \n bit per byte].
-// The kernel reads up to KERNEL_READS_PAST bytes past `len` (it takes two blocks a turn, and a
-// fingerprint's last byte is two past its first): the caller zeroes them (zero bytes match nothing).
+// A record: [block offset from in, candidate bit per byte, \n before the block, \n bit per byte]. A
+// candidate bit marks the fingerprint's LAST byte: its first is two bytes back, possibly in the block
+// before (simdLineScanner.ts verifies from there). A fingerprint holds no \n, so the line count at its
+// last byte is the one at its first. The kernel reads up to KERNEL_READS_PAST bytes past `len` (the rest
+// of a turn's blocks): the caller zeroes them (zero bytes match nothing).
 //
-// Newlines are counted as in a byte accumulator (each lane gains one per \n, at most one per block) that
-// is folded into the i32 total before it can wrap (255 blocks) and whenever a record needs the exact
-// count, so the common block costs a compare and a subtract. Blocks go two a turn, which shares the
-// candidate branch and the fold budget between them: the kernel alone over 1 GB (one window, hot) took
-// 215-233 ms that way against 243-262 ms one block a turn, measured side by side.
+// The fingerprint test is Teddy's: each block is loaded once and split into nibbles once, and its three
+// table pairs give per-lane bucket bits for fingerprint bytes 0, 1 and 2. Byte 2's bits at a lane are
+// ANDed with byte 1's one lane back and byte 0's two back, taken by a byte-concatenating shuffle
+// (palignr) of the previous block's bits and this one's. The previous block's bits are kept across turns
+// and start as zero (a wasm local does, each call): a window starts at a line, so no fingerprint
+// reaches back before it. This replaced an unaligned load and nibble split per fingerprint byte (three
+// loads, three splits a block; i8x16.swizzle itself stays the big cost, as V8 11.3 adds a saturating add
+// before each pshufb). Measured side by side on 2026-11-25, the kernel alone over the 1 GB journal (hot,
+// 256 KiB windows, 2-vCPU VM whose runs spread 190-320 ms): median 238 against 268 ms/GB for the old
+// kernel over 16 alternated fresh-process rounds of 3 runs; 220 against 254 ms/GB (-13 %) with both
+// kernels run window by window in one process (6 processes x 4 passes), which the VM's noise hits alike.
+//
+// Newlines are counted in a byte accumulator (each lane gains one per \n, at most one per block) that
+// is folded into the i32 total before it can wrap (255 blocks) and whenever a turn has records, so the
+// common block costs a compare and a subtract, and keeps no \n vector alive across the fingerprint
+// test (the x64 register file is full with the tables): a turn with records reloads its blocks for
+// their \n bits. Blocks go BLOCKS_PER_TURN a turn, which shares the loop's branches and the fold budget
+// between them.
 
 import { FINGERPRINT_BYTES } from './fingerprints';
 import { I32, V128, memarg, op, simd, simdOp, sleb, uleb, type WasmFunction } from './wasmBinary';
 
-/** Bytes past `len` the kernel may read: a turn's second block, and the fingerprint bytes after it. */
-export const KERNEL_READS_PAST = 16 + 15 + FINGERPRINT_BYTES - 1;
+/**
+ * 16-byte blocks a loop turn: 4 was 3-4 % faster than 2 in the in-process comparison above (220 against
+ * 228 ms/GB), 3, 6 and 8 no better: fewer loop branches, but more vectors than x64 has registers.
+ */
+const BLOCKS_PER_TURN = 4;
+/** The most scanKernel() takes (tests vary it); locals are laid out for this many. */
+const BLOCKS_MAX = 4;
+
+/** Bytes past `len` the kernel may read: the rest of a turn's blocks, at most. */
+export const KERNEL_READS_PAST = 16 * (BLOCKS_MAX - 1) + 15;
 
 // Parameters and locals, by index.
 const IN = 0;
@@ -29,18 +52,25 @@ const END = 4;
 const OUT0 = 5;
 const TOTAL = 6;
 const BUDGET = 7;
-const NL = 8;
-const M = 9;
-const ACC = 10;
-const T = 11;
+const BEFORE = 8;
+/** Per block b of a turn, in the record branch: its \n bits. */
+const NLB = (b: number): number => 9 + b;
+const I32_LOCALS = 6 + BLOCKS_MAX;
+const ACC = 3 + I32_LOCALS;
+const T = ACC + 1;
+const X = ACC + 2;
+const LO = ACC + 3;
+const HI = ACC + 4;
 /** The tables and masks, loaded once into these locals (see CONSTANTS_AT). */
-const C0 = 12;
+const C0 = ACC + 5;
 const CONSTANT_COUNT = 2 * FINGERPRINT_BYTES + 2;
 const NIBBLE_MASK = C0 + 2 * FINGERPRINT_BYTES;
 const NEWLINES = NIBBLE_MASK + 1;
-/** The second block of a turn (see scanKernel). */
-const NL2 = C0 + CONSTANT_COUNT;
-const M2 = NL2 + 1;
+/** Per block b of a turn: its candidate lanes, its bucket bits for fingerprint bytes 0 and 1. */
+const PER_BLOCK = C0 + CONSTANT_COUNT;
+const M = (b: number): number => PER_BLOCK + 3 * b;
+const R0 = (b: number): number => PER_BLOCK + 3 * b + 1;
+const R1 = (b: number): number => PER_BLOCK + 3 * b + 2;
 
 /**
  * Where the kernel finds its vectors: the nibble tables, then 0x0f and \n in every lane. They are passed
@@ -61,9 +91,6 @@ export function kernelConstants(tables: { lo: Uint8Array[]; hi: Uint8Array[] }):
   return out;
 }
 
-/** Lanes of a byte accumulator can take 255 increments: two blocks a turn, so 127 turns. */
-const FOLD_EVERY_TURNS = 127;
-
 const get = (i: number): number[] => [op.localGet, ...uleb(i)];
 const set = (i: number): number[] => [op.localSet, ...uleb(i)];
 const tee = (i: number): number[] => [op.localTee, ...uleb(i)];
@@ -72,7 +99,7 @@ const v128 = (bytes: ArrayLike<number>): number[] => [...simdOp(simd.v128Const),
 const splat16 = (b: number): number[] => v128(new Array<number>(16).fill(b));
 
 /** acc's lanes added into total; acc and the budget start over. */
-function fold(): number[] {
+function fold(turns: number): number[] {
   return [
     ...get(TOTAL),
     ...get(ACC),
@@ -90,98 +117,124 @@ function fold(): number[] {
     ...set(TOTAL),
     ...splat16(0),
     ...set(ACC),
-    ...i32(FOLD_EVERY_TURNS),
+    ...i32(turns),
     ...set(BUDGET),
   ];
 }
 
-/** Takes a block of bytes off the stack, leaves its bucket bits for fingerprint byte k. */
+/** Bucket bits for fingerprint byte k of the block whose nibbles are in LO and HI. */
 function lookup(k: number): number[] {
   return [
-    ...set(T),
     ...get(C0 + 2 * k),
-    ...get(T),
-    ...get(NIBBLE_MASK),
-    ...simdOp(simd.v128And),
+    ...get(LO),
     ...simdOp(simd.i8x16Swizzle),
     ...get(C0 + 2 * k + 1),
-    ...get(T),
-    ...i32(4),
-    ...simdOp(simd.i16x8ShrU),
-    ...get(NIBBLE_MASK),
-    ...simdOp(simd.v128And),
+    ...get(HI),
     ...simdOp(simd.i8x16Swizzle),
     ...simdOp(simd.v128And),
   ];
+}
+
+/** Bytes 16 - back .. 31 - back of `before` then `after`: `after` moved up `back` lanes, `before`'s last lanes filling in. */
+function shiftIn(before: number, after: number, back: number): number[] {
+  const lanes = Array.from({ length: 16 }, (_, i) => 16 - back + i);
+  return [...get(before), ...get(after), ...simdOp(simd.i8x16Shuffle), ...lanes];
 }
 
 function storeI32(offset: number, value: number[]): number[] {
   return [...get(OUT), ...value, op.i32Store, ...memarg(2, offset)];
 }
 
-/** The block at P + offset: its \n lanes into local nl, its candidate lanes into local m. */
-function block(offset: number, nl: number, m: number): number[] {
-  const out = [...get(P), ...simdOp(simd.v128Load), ...memarg(0, offset), ...get(NEWLINES), ...simdOp(simd.i8x16Eq), ...set(nl)];
-  for (let k = 0; k < FINGERPRINT_BYTES; k++) {
-    out.push(...get(P), ...simdOp(simd.v128Load), ...memarg(0, offset + k), ...lookup(k));
-    if (k > 0) out.push(...simdOp(simd.v128And));
-  }
-  out.push(...set(m));
-  return out;
-}
-
-/** When block P + offset has candidates: its record, with the exact newline count before it. */
-function recordIfCandidates(offset: number, nl: number, m: number): number[] {
+/**
+ * The block at P + offset: its \n lanes taken off ACC, and into local m the lanes where a fingerprint
+ * ends (written for FINGERPRINT_BYTES = 3: bytes 0 and 1 are looked up two and one lanes back, which
+ * reaches into the previous block's prev0/prev1); its own bits for bytes 0 and 1 go to r0/r1 for the
+ * next block.
+ */
+function block(offset: number, m: number, prev0: number, prev1: number, r0: number, r1: number): number[] {
   return [
-    ...get(m), ...simdOp(simd.v128AnyTrue),
-    op.if, op.void,
-    ...fold(),
-    ...storeI32(0, [...get(P), ...get(IN), op.i32Sub, ...i32(offset), op.i32Add]),
-    ...storeI32(4, [...get(m), ...splat16(0), ...simdOp(simd.i8x16Ne), ...simdOp(simd.i8x16Bitmask)]),
-    ...storeI32(8, get(TOTAL)),
-    ...storeI32(12, [...get(nl), ...simdOp(simd.i8x16Bitmask)]),
-    ...get(OUT), ...i32(16), op.i32Add, ...set(OUT),
-    op.end,
+    ...get(ACC),
+    ...get(P), ...simdOp(simd.v128Load), ...memarg(0, offset), ...tee(X),
+    ...get(NEWLINES), ...simdOp(simd.i8x16Eq), ...simdOp(simd.i8x16Sub), ...set(ACC),
+    ...get(X), ...get(NIBBLE_MASK), ...simdOp(simd.v128And), ...set(LO),
+    ...get(X), ...i32(4), ...simdOp(simd.i16x8ShrU), ...get(NIBBLE_MASK), ...simdOp(simd.v128And), ...set(HI),
+    ...lookup(2),
+    ...lookup(1), ...set(r1),
+    ...shiftIn(prev1, r1, 1), ...simdOp(simd.v128And),
+    ...lookup(0), ...set(r0),
+    ...shiftIn(prev0, r0, 2), ...simdOp(simd.v128And),
+    ...set(m),
   ];
 }
 
-const subtractNewlines = (nl: number): number[] => [...get(ACC), ...get(nl), ...simdOp(simd.i8x16Sub), ...set(ACC)];
+/** The \n bits of block P + offset. */
+const newlineBits = (offset: number): number[] => [
+  ...get(P), ...simdOp(simd.v128Load), ...memarg(0, offset), ...get(NEWLINES), ...simdOp(simd.i8x16Eq), ...simdOp(simd.i8x16Bitmask),
+];
 
-export function scanKernel(): WasmFunction {
+/**
+ * The records of a turn with candidates. ACC already holds the whole turn's newlines, so after the
+ * fold the count before each block is TOTAL less the \n bits of it and the blocks after it.
+ */
+function records(perTurn: number, turns: number): number[] {
+  const out = [...fold(turns), ...get(TOTAL)];
+  for (let b = 0; b < perTurn; b++) out.push(...newlineBits(16 * b), ...tee(NLB(b)), op.i32Popcnt, op.i32Sub);
+  out.push(...set(BEFORE));
+  for (let b = 0; b < perTurn; b++) {
+    out.push(
+      ...get(M(b)), ...simdOp(simd.v128AnyTrue),
+      op.if, op.void,
+      ...storeI32(0, [...get(P), ...get(IN), op.i32Sub, ...i32(16 * b), op.i32Add]),
+      ...storeI32(4, [...get(M(b)), ...splat16(0), ...simdOp(simd.i8x16Ne), ...simdOp(simd.i8x16Bitmask)]),
+      ...storeI32(8, get(BEFORE)),
+      ...storeI32(12, get(NLB(b))),
+      ...get(OUT), ...i32(16), op.i32Add, ...set(OUT),
+      op.end,
+      ...get(BEFORE), ...get(NLB(b)), op.i32Popcnt, op.i32Add, ...set(BEFORE),
+    );
+  }
+  return out;
+}
+
+/** The kernel, taking `perTurn` blocks a loop turn (2 to BLOCKS_MAX; tests try each). */
+export function scanKernel(perTurn = BLOCKS_PER_TURN): WasmFunction {
+  // One block a turn would write its bits for the next block over the previous block's before reading them.
+  if (perTurn < 2 || perTurn > BLOCKS_MAX) throw new Error(`scanKernel: ${perTurn} blocks a turn`);
+  // A lane of the byte accumulator gains at most one a block: folded every this many turns, before 255.
+  const turns = Math.floor(255 / perTurn);
   const loadConstants: number[] = [];
   for (let c = 0; c < CONSTANT_COUNT; c++) loadConstants.push(...i32(0), ...simdOp(simd.v128Load), ...memarg(0, CONSTANTS_AT + 16 * c), ...set(C0 + c));
-  // Two blocks a turn: one branch on both blocks' candidates (almost always none) and one budget step.
+  const blocks: number[] = [];
+  for (let b = 0; b < perTurn; b++) {
+    const before = (b + perTurn - 1) % perTurn;
+    blocks.push(...block(16 * b, M(b), R0(before), R1(before), R0(b), R1(b)));
+  }
+  const anyCandidates: number[] = get(M(0));
+  for (let b = 1; b < perTurn; b++) anyCandidates.push(...get(M(b)), ...simdOp(simd.v128Or));
   const body = [
     ...loadConstants,
     ...get(IN), ...get(LEN), op.i32Add, ...set(END),
     ...get(IN), ...set(P),
     ...get(OUT), ...set(OUT0),
-    ...i32(FOLD_EVERY_TURNS), ...set(BUDGET),
+    ...i32(turns), ...set(BUDGET),
     op.block, op.void,
     op.loop, op.void,
     ...get(P), ...get(END), op.i32GeU, op.brIf, 1,
-    ...block(0, NL, M),
-    ...block(16, NL2, M2),
-    ...get(M), ...get(M2), ...simdOp(simd.v128Or), ...simdOp(simd.v128AnyTrue),
+    ...blocks,
+    ...anyCandidates, ...simdOp(simd.v128AnyTrue),
     op.if, op.void,
-    ...recordIfCandidates(0, NL, M),
-    ...subtractNewlines(NL),
-    ...recordIfCandidates(16, NL2, M2),
-    ...subtractNewlines(NL2),
-    op.else,
-    ...subtractNewlines(NL),
-    ...subtractNewlines(NL2),
+    ...records(perTurn, turns),
     op.end,
     ...get(BUDGET), ...i32(1), op.i32Sub, ...tee(BUDGET),
     op.i32Eqz,
     op.if, op.void,
-    ...fold(),
+    ...fold(turns),
     op.end,
-    ...get(P), ...i32(32), op.i32Add, ...set(P),
+    ...get(P), ...i32(16 * perTurn), op.i32Add, ...set(P),
     op.br, 0,
     op.end,
     op.end,
-    ...fold(),
+    ...fold(turns),
     ...i32(0), ...get(TOTAL), op.i32Store, ...memarg(2, 0),
     ...get(OUT), ...get(OUT0), op.i32Sub, ...i32(4), op.i32ShrU,
   ];
@@ -189,8 +242,8 @@ export function scanKernel(): WasmFunction {
     params: [I32, I32, I32],
     results: [I32],
     locals: [
-      [5, I32],
-      [4 + CONSTANT_COUNT + 2, V128],
+      [I32_LOCALS, I32],
+      [PER_BLOCK + 3 * perTurn - ACC, V128],
     ],
     body,
     exportName: 'scan',

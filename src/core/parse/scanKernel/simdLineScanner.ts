@@ -1,10 +1,10 @@
 // The fast path of the byte scanner: runs of complete lines are copied into the kernel's memory, the
-// kernel (kernelCode.ts) reports the newline count and the blocks where an anchor may start, and only
-// those candidates are checked here against the whole literal. The result is the same sequence of
-// reader calls as LogByteScanner's JS scan: each line holding an anchor is decoded and pushed, and the
-// lines between are skipped by count.
+// kernel (kernelCode.ts) reports the newline count and the bytes where a fingerprint may end, and only
+// those candidates are checked here against the whole literal, from the fingerprint's first byte. The
+// result is the same sequence of reader calls as LogByteScanner's JS scan: each line holding an anchor
+// is decoded and pushed, and the lines between are skipped by count.
 
-import { FINGERPRINTS, literalAround, nibbleTables, verifier, type Verifier } from './fingerprints';
+import { FINGERPRINT_BYTES, FINGERPRINTS, literalAround, nibbleTables, verifier, type Verifier } from './fingerprints';
 import { CONSTANTS_AT, CONSTANTS_BYTES, KERNEL_READS_PAST, kernelConstants, scanKernel } from './kernelCode';
 import { wasmModule } from './wasmBinary';
 
@@ -24,8 +24,8 @@ declare const WebAssembly: {
 /** Bytes copied to the kernel per call: the CLI's read size, so a chunk is one call. */
 export const KERNEL_WINDOW = 256 * 1024;
 const IN_AT = CONSTANTS_AT + CONSTANTS_BYTES;
-/** The kernel reads past the window; this much is zeroed after it. */
-const PAD = 64;
+/** The kernel reads past the window (this much is zeroed after it); records start after, 16-aligned. */
+const PAD = Math.ceil(KERNEL_READS_PAST / 16) * 16;
 const NL = 0x0a;
 
 /** Compiled kernels by window size, null where WebAssembly or its SIMD extension is missing. */
@@ -142,7 +142,9 @@ export class SimdLineScanner {
       while (cand !== 0) {
         const j = 31 - Math.clz32(cand & -cand);
         cand &= cand - 1;
-        const pos = block + j;
+        // The kernel flags a fingerprint's last byte; its first may be in the block before. No \n lies
+        // between them, so the line counted at the last byte (below) is the first byte's line.
+        const pos = block + j - (FINGERPRINT_BYTES - 1);
         if (pos < doneTo || pos >= inEnd || !literalAround(this.verify, mem, pos, IN_AT, inEnd)) continue;
         const lineIndex = (words[w + 2] as number) + bitsBelow(words[w + 3] as number, j);
         if (lineIndex > line) sink.skipLines(lineIndex - line);

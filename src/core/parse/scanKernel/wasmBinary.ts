@@ -60,6 +60,8 @@ export const simd = {
   v128Load: 0x00,
   v128Store: 0x0b,
   v128Const: 0x0c,
+  /** Takes 16 lane indices into the 32 bytes of its two operands as immediates. */
+  i8x16Shuffle: 0x0d,
   i8x16Swizzle: 0x0e,
   i8x16Splat: 0x0f,
   i32x4ExtractLane: 0x1b,
