@@ -195,7 +195,6 @@ function readJson(json: string): { body: Body; time?: LineTime; clock?: string }
   return out;
 }
 
-
 function skipReasons(body: Body): string[] {
   let errText = body.err;
   if (errText === undefined) {
@@ -264,10 +263,18 @@ export function readLineGeneral(line: string): ReadLine {
 export function classifyLogLine(raw: string): LineFacts | undefined {
   const line = raw.length > MAX_MATCHED_LINE ? raw.slice(0, MAX_MATCHED_LINE) : raw;
   if (!PREFILTER.test(line)) return undefined;
-  // The common header: the body's events may be remembered from a body of the same shape (lineEventsMemo.ts).
+  let read: Omit<ReadLine, 'body'>;
+  let events: LineEvent[];
   const fast = readFastHeader(line);
-  const read: Omit<ReadLine, 'body'> = fast === undefined ? readLineGeneral(line) : { time: { yearless: fast.time }, clock: fast.clock, pid: fast.pid };
-  const events = fast === undefined ? bodyEvents((read as ReadLine).body).events : memoizedBodyEvents(line.slice(fast.bodyAt), klogBodyEvents);
+  if (fast === undefined) {
+    const general = readLineGeneral(line);
+    read = general;
+    events = bodyEvents(general.body).events;
+  } else {
+    // As readLineFast, but the body's events may be remembered from a body of the same shape (lineEventsMemo.ts).
+    read = { time: { yearless: fast.time }, clock: fast.clock, pid: fast.pid };
+    events = memoizedBodyEvents(line.slice(fast.bodyAt), klogBodyEvents);
+  }
   if (events.length === 0) return undefined;
   const facts: LineFacts = { events };
   if (read.time !== undefined) facts.time = read.time;

@@ -70,8 +70,8 @@ let minuteKey = -1;
 let minuteMs = 0;
 
 function yearlessToMs(t: YearlessTime, year: number): number {
-  // Every field below 100 (two printed digits at most), so the key names one minute. Whole milliseconds
-  // below 2^53 add exactly: the sum is the double Date.UTC gives with the seconds.
+  // Month, day, hour and minute are below 100 (two printed digits at most), so the key names one minute.
+  // Whole milliseconds below 2^53 add exactly: the sum is the double Date.UTC gives with the seconds.
   const key = (((year * 100 + t.month) * 100 + t.day) * 100 + t.hour) * 100 + t.minute;
   if (key !== minuteKey) {
     minuteKey = key;
