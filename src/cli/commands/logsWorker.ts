@@ -6,9 +6,9 @@
 // lines of the segments before. So the output is the one-thread output, whichever thread took which
 // segment.
 //
-// The worker runs the bundled CLI file itself (dist/cli.js starts runLogsScanWorker instead of the CLI
-// when it is loaded as this worker), so only the bundled entry can start one: from source (tests, tsx)
-// the same segments are all scanned on the main thread.
+// The worker runs dist/logsScanWorker.js (src/cli/logsScanWorkerMain.ts), which the bundled CLI finds
+// beside itself, so only the bundled entry can start one: from source (tests, tsx) the same segments are
+// all scanned on the main thread.
 
 import { readSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -16,9 +16,13 @@ import { Worker, parentPort } from 'node:worker_threads';
 import type { LogSequencer } from '../../core/parse/logReader';
 import { LogByteScanner } from '../../core/parse/logReaderBytes';
 import { packFacts, unpackFacts, type PackedFacts } from '../../core/parse/logReaderFactsCodec';
+import { LineShapeMemo } from '../../core/parse/lineShapeMemo';
 import { classifyLogLine, type LineFacts } from '../../core/parse/logReaderLine';
 
 export const LOGS_SCAN_TASK = 'pleg-doctor/logs-scan';
+
+/** The worker's bundle, beside dist/cli.js (esbuild.mjs cliTargets). */
+export const LOGS_SCAN_WORKER_BUNDLE = 'logsScanWorker.js';
 
 /** Segments this size: small enough that the two threads finish together, big enough that a hand-over is rare. */
 export const SEGMENT_BYTES = 4 * 1024 * 1024;
@@ -75,7 +79,7 @@ function unpackSegment(p: PackedSegment): SegmentFacts {
 
 let workerScript: string | undefined;
 
-/** Set by the bundled entry (its own path): the file a scan worker runs. */
+/** Set by the bundled entry (the worker bundle beside it): the file a scan worker runs. */
 export function setLogsWorkerScript(path: string): void {
   workerScript = path;
 }
@@ -102,15 +106,10 @@ export class SegmentScanner {
   private lines = 0;
   private at: number[] = [];
   private facts: LineFacts[] = [];
+  private readonly shapes = new LineShapeMemo();
   private readonly scanner = new LogByteScanner({
-    push: (line) => {
-      const f = classifyLogLine(line);
-      if (f !== undefined) {
-        this.at.push(this.lines);
-        this.facts.push(f);
-      }
-      this.lines++;
-    },
+    push: (line) => this.add(classifyLogLine(line)),
+    pushBytes: (bytes, start, end) => this.add(this.shapes.classify(bytes, start, end)),
     skipLines: (n) => {
       this.lines += n;
     },
@@ -121,6 +120,14 @@ export class SegmentScanner {
     private readonly size: number,
     private readonly segmentBytes: number,
   ) {}
+
+  private add(f: LineFacts | undefined): void {
+    if (f !== undefined) {
+      this.at.push(this.lines);
+      this.facts.push(f);
+    }
+    this.lines++;
+  }
 
   get count(): number {
     return Math.max(1, Math.ceil(this.size / this.segmentBytes));

@@ -19,14 +19,18 @@
 import type { YearlessTime } from './logReaderLine';
 
 export interface FastHeader {
+  /** Where the klog header starts: 0, or past the journald prefix. */
+  klogAt: number;
   /** Where the message starts: past the klog header and the one space that may follow its `]`. */
   bodyAt: number;
   /** The klog header's time (always valid here: a line with an impossible klog time is left to the general path). */
   time: YearlessTime;
   /** `HH:MM:SS` as the klog header prints it. */
   clock: string;
-  /** The klog header's pid (which wins over the journald `kubelet[pid]`). */
+  /** The klog header's pid (which wins over the journald `kubelet[pid]`), and where its digits are. */
   pid: number;
+  pidAt: number;
+  pidEnd: number;
 }
 
 /** klogPrefix's SYSLOG pattern, without groups: `Mmm DD HH:MM:SS[.frac] host ident[pid]: `. */
@@ -80,5 +84,5 @@ export function readFastHeader(line: string): FastHeader | undefined {
   let pid = 0;
   if (to - from <= EXACT_DIGITS) for (let i = from; i < to; i++) pid = pid * 10 + d(line, i);
   else pid = Number(line.slice(from, to));
-  return { bodyAt, time: { month, day, hour, minute, second, micros }, clock: line.slice(k + 6, k + 14), pid };
+  return { klogAt: k, bodyAt, time: { month, day, hour, minute, second, micros }, clock: line.slice(k + 6, k + 14), pid, pidAt: from, pidEnd: to };
 }

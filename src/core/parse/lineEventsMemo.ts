@@ -34,10 +34,12 @@ interface Slot {
   length: number;
 }
 
-interface Template {
+/** A shape's events, with the places their digit-bearing values are taken from (lineShapeMemo.ts keeps them too). */
+export interface BodyTemplate {
   events: readonly LineEvent[];
   slots: readonly Slot[];
 }
+type Template = BodyTemplate;
 
 /** Shapes remembered at most; the memo is emptied when full, so memory stays bounded on any input. */
 export const LINE_EVENTS_MEMO_ENTRIES = 1024;
@@ -81,11 +83,14 @@ function templateOf(key: string, fresh: BodyEvents): Template | null {
 /** Copies of events, so no caller shares an object (or a reasons list) with the template or another line. */
 const copied = (events: readonly LineEvent[]): LineEvent[] => events.map((e) => (e.kind === 'skip-sync' ? { ...e, reasons: e.reasons.slice() } : { ...e }));
 
-/** The template's events with the values of `body`; undefined when a duration there does not parse (worked out afresh then). */
-function fill(t: Template, body: string): LineEvent[] | undefined {
+/**
+ * The template's events with the values of a body of its shape, whose text at [at, at + length) `read`
+ * gives; undefined when a duration there does not parse (the body is worked out afresh then).
+ */
+export function fillBodyTemplate(t: BodyTemplate, read: (at: number, length: number) => string): LineEvent[] | undefined {
   const events = copied(t.events);
   for (const s of t.slots) {
-    const text = body.slice(s.at, s.at + s.length);
+    const text = read(s.at, s.length);
     const ev = events[s.event] as unknown as Record<string, unknown>;
     if (s.field === 'lastSeenAgoSeconds') {
       const seconds = goDurationSeconds(text);
@@ -106,14 +111,30 @@ export function memoizedBodyEvents(body: string, work: (body: string) => BodyEve
   const key = shapeKey(body);
   const t = memo.get(key);
   if (t !== undefined) {
-    const events = t === null ? undefined : fill(t, body);
+    const events = t === null ? undefined : fillBodyTemplate(t, (at, length) => body.slice(at, at + length));
     if (events !== undefined) hits++;
     return events ?? work(body).events;
   }
   const fresh = work(body);
-  if (memo.size >= LINE_EVENTS_MEMO_ENTRIES) memo.clear();
-  memo.set(key, templateOf(key, fresh));
+  remember(key, templateOf(key, fresh));
   return fresh.events;
+}
+
+function remember(key: string, t: Template | null): void {
+  if (memo.size >= LINE_EVENTS_MEMO_ENTRIES) memo.clear();
+  memo.set(key, t);
+}
+
+/**
+ * The template of `body`'s shape (worked out with `work` and remembered when new), or null where bodies
+ * of this shape are worked out each time (memoizedBodyEvents would not remember them either).
+ */
+export function bodyTemplate(body: string, work: (body: string) => BodyEvents): BodyTemplate | null {
+  if (body.length > LINE_EVENTS_MEMO_MAX_CHARS || UNSAFE.test(body)) return null;
+  const key = shapeKey(body);
+  let t = memo.get(key);
+  if (t === undefined) remember(key, (t = templateOf(key, work(body))));
+  return t;
 }
 
 /** Shapes remembered now (tests). */

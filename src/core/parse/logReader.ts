@@ -5,6 +5,7 @@
 // Two stages, so the server can keep per-line results across edits: classifyLogLine (stateless, per line)
 // and LogSequencer (stateful, only over lines that carry events: clock, restarts, stretches, Ready state).
 
+import { LineShapeMemo } from './lineShapeMemo';
 import { classifyLogLine, type LineEvent, type LineFacts } from './logReaderLine';
 import { LogClock, StretchTracker, stretchSeconds, type Stretch } from './logStretch';
 
@@ -347,6 +348,7 @@ export class LogSequencer {
 /** The streaming reader: push raw lines in order, then `end()`. */
 export class KubeletLogReader {
   private readonly seq: LogSequencer;
+  private readonly shapes = new LineShapeMemo();
   private line = 0;
 
   constructor(emit: (f: ReaderFinding) => void, options: LogReaderOptions = {}) {
@@ -355,6 +357,13 @@ export class KubeletLogReader {
 
   push(raw: string): void {
     const facts = classifyLogLine(raw);
+    if (facts !== undefined) this.seq.push(this.line, facts);
+    this.line++;
+  }
+
+  /** As push() of the line bytes[start, end) decoded (the byte scanner's lines). */
+  pushBytes(bytes: Buffer, start: number, end: number): void {
+    const facts = this.shapes.classify(bytes, start, end);
     if (facts !== undefined) this.seq.push(this.line, facts);
     this.line++;
   }

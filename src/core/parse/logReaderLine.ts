@@ -259,6 +259,11 @@ export function readLineGeneral(line: string): ReadLine {
   return read;
 }
 
+/** False when `line` holds none of the phrases an event needs: classifyLogLine's first test. */
+export function passesPrefilter(line: string): boolean {
+  return PREFILTER.test(line);
+}
+
 /** Facts of one line, or undefined when the line says nothing the reader tracks. */
 export function classifyLogLine(raw: string): LineFacts | undefined {
   const line = raw.length > MAX_MATCHED_LINE ? raw.slice(0, MAX_MATCHED_LINE) : raw;
@@ -283,7 +288,8 @@ export function classifyLogLine(raw: string): LineFacts | undefined {
   return facts;
 }
 
-const klogBodyEvents = (text: string): BodyEvents => bodyEvents(klogBody(text));
+/** What a klog body (the text after the header) says, worked out afresh. */
+export const klogBodyEvents = (text: string): BodyEvents => bodyEvents(klogBody(text));
 
 /** What a line's message says, worked out afresh. */
 function bodyEvents(body: Body): BodyEvents {

@@ -121,7 +121,15 @@ describe('readFastHeader', () => {
 
   it('reads the time, clock, pid and message start from the klog header', () => {
     const l = 'Feb  2 03:00:44.5 node kubelet[9]: W1202 13:00:44.000001   77 a.go:1] x';
-    expect(readFastHeader(l)).toStrictEqual({ bodyAt: l.length - 1, pid: 77, clock: '13:00:44', time: { month: 12, day: 2, hour: 13, minute: 0, second: 44, micros: 1 } });
+    expect(readFastHeader(l)).toStrictEqual({
+      klogAt: l.indexOf('W1202'),
+      bodyAt: l.length - 1,
+      pid: 77,
+      pidAt: l.indexOf(' 77 ') + 1,
+      pidEnd: l.indexOf(' 77 ') + 3,
+      clock: '13:00:44',
+      time: { month: 12, day: 2, hour: 13, minute: 0, second: 44, micros: 1 },
+    });
   });
 
   it('leaves other shapes to the general path', () => {

@@ -23,7 +23,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pleg-logs-worker-'));
-  const cli = cliTargets({ production: true, outdir: dir }).filter((t) => t.outfile?.endsWith('/cli.js') === true);
+  const cli = cliTargets({ production: true, outdir: dir }).filter((t) => t.outfile?.endsWith('/cliRemote.js') !== true);
   await Promise.all(cli.map((t) => esbuild.build({ ...t, absWorkingDir: ROOT, logLevel: 'silent' })));
   // The recording repeated: stretches at every copy, lines crossing read chunks and segment borders.
   const one = readFileSync(FIXTURE);

@@ -122,17 +122,18 @@ function fold(turns: number): number[] {
   ];
 }
 
+/**
+ * How the nibble tables are looked up. Every index is a nibble (0–15), where the relaxed swizzle is
+ * defined to give what the plain one gives; V8 compiles the plain one to a saturating add (for indices
+ * of 16 and more, which must give 0) before each pshufb, and the relaxed one to the pshufb alone. Kernel
+ * alone over the 1 GB journal, alternated in one process: 145–150 against 195–206 ms/GB.
+ */
+export type KernelSwizzle = 'plain' | 'relaxed';
+
 /** Bucket bits for fingerprint byte k of the block whose nibbles are in LO and HI. */
-function lookup(k: number): number[] {
-  return [
-    ...get(C0 + 2 * k),
-    ...get(LO),
-    ...simdOp(simd.i8x16Swizzle),
-    ...get(C0 + 2 * k + 1),
-    ...get(HI),
-    ...simdOp(simd.i8x16Swizzle),
-    ...simdOp(simd.v128And),
-  ];
+function lookup(k: number, swizzle: KernelSwizzle): number[] {
+  const code = simdOp(swizzle === 'relaxed' ? simd.i8x16RelaxedSwizzle : simd.i8x16Swizzle);
+  return [...get(C0 + 2 * k), ...get(LO), ...code, ...get(C0 + 2 * k + 1), ...get(HI), ...code, ...simdOp(simd.v128And)];
 }
 
 /** Bytes 16 - back .. 31 - back of `before` then `after`: `after` moved up `back` lanes, `before`'s last lanes filling in. */
@@ -151,17 +152,17 @@ function storeI32(offset: number, value: number[]): number[] {
  * reaches into the previous block's prev0/prev1); its own bits for bytes 0 and 1 go to r0/r1 for the
  * next block.
  */
-function block(offset: number, m: number, prev0: number, prev1: number, r0: number, r1: number): number[] {
+function block(offset: number, m: number, prev0: number, prev1: number, r0: number, r1: number, swizzle: KernelSwizzle): number[] {
   return [
     ...get(ACC),
     ...get(P), ...simdOp(simd.v128Load), ...memarg(0, offset), ...tee(X),
     ...get(NEWLINES), ...simdOp(simd.i8x16Eq), ...simdOp(simd.i8x16Sub), ...set(ACC),
     ...get(X), ...get(NIBBLE_MASK), ...simdOp(simd.v128And), ...set(LO),
     ...get(X), ...i32(4), ...simdOp(simd.i16x8ShrU), ...get(NIBBLE_MASK), ...simdOp(simd.v128And), ...set(HI),
-    ...lookup(2),
-    ...lookup(1), ...set(r1),
+    ...lookup(2, swizzle),
+    ...lookup(1, swizzle), ...set(r1),
     ...shiftIn(prev1, r1, 1), ...simdOp(simd.v128And),
-    ...lookup(0), ...set(r0),
+    ...lookup(0, swizzle), ...set(r0),
     ...shiftIn(prev0, r0, 2), ...simdOp(simd.v128And),
     ...set(m),
   ];
@@ -196,8 +197,11 @@ function records(perTurn: number, turns: number): number[] {
   return out;
 }
 
-/** The kernel, taking `perTurn` blocks a loop turn (2 to BLOCKS_MAX; tests try each). */
-export function scanKernel(perTurn = BLOCKS_PER_TURN): WasmFunction {
+/**
+ * The kernel, taking `perTurn` blocks a loop turn (2 to BLOCKS_MAX; tests try each). A runtime without
+ * relaxed SIMD refuses the 'relaxed' kernel at validation (simdLineScanner.ts then takes the plain one).
+ */
+export function scanKernel(perTurn = BLOCKS_PER_TURN, swizzle: KernelSwizzle = 'plain'): WasmFunction {
   // One block a turn would write its bits for the next block over the previous block's before reading them.
   if (perTurn < 2 || perTurn > BLOCKS_MAX) throw new Error(`scanKernel: ${perTurn} blocks a turn`);
   // A lane of the byte accumulator gains at most one a block: folded every this many turns, before 255.
@@ -207,7 +211,7 @@ export function scanKernel(perTurn = BLOCKS_PER_TURN): WasmFunction {
   const blocks: number[] = [];
   for (let b = 0; b < perTurn; b++) {
     const before = (b + perTurn - 1) % perTurn;
-    blocks.push(...block(16 * b, M(b), R0(before), R1(before), R0(b), R1(b)));
+    blocks.push(...block(16 * b, M(b), R0(before), R1(before), R0(b), R1(b), swizzle));
   }
   const anyCandidates: number[] = get(M(0));
   for (let b = 1; b < perTurn; b++) anyCandidates.push(...get(M(b)), ...simdOp(simd.v128Or));

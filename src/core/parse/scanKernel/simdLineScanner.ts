@@ -12,6 +12,11 @@ import { wasmModule } from './wasmBinary';
 export interface LineSink {
   push(line: string): void;
   skipLines(n: number): void;
+  /**
+   * The line bytes[start, end) (without its \n, or a \r before it), not decoded: where a sink has this,
+   * the kernel's lines go here instead of to push(), valid only during the call.
+   */
+  pushBytes?(bytes: Buffer, start: number, end: number): void;
 }
 
 // The one WebAssembly surface used here (the project's TypeScript libs do not declare it).
@@ -38,8 +43,14 @@ function kernelModule(window: number): object | null {
   if (typeof WebAssembly === 'object') {
     // A record (16 bytes) per block at most, after the window and its padding.
     const pages = Math.ceil((IN_AT + window + PAD + window + 16) / 65536);
-    const bytes = wasmModule(pages, [scanKernel()]);
-    if (WebAssembly.validate(bytes)) module = new WebAssembly.Module(bytes);
+    // The relaxed swizzle where the runtime has relaxed SIMD (Node 20 behind a V8 flag that the CLI sets:
+    // src/cli/relaxedSimd.ts), else the plain one.
+    for (const swizzle of ['relaxed', 'plain'] as const) {
+      const bytes = wasmModule(pages, [scanKernel(undefined, swizzle)]);
+      if (!WebAssembly.validate(bytes)) continue;
+      module = new WebAssembly.Module(bytes);
+      break;
+    }
   }
   compiled.set(window, module);
   return module;
@@ -152,7 +163,8 @@ export class SimdLineScanner {
         const lineStart = start > IN_AT ? start : IN_AT;
         const nl = mem.indexOf(NL, pos);
         const stop = nl > lineStart && mem[nl - 1] === 0x0d ? nl - 1 : nl;
-        sink.push(mem.toString('utf8', lineStart, stop));
+        if (sink.pushBytes !== undefined) sink.pushBytes(mem, lineStart, stop);
+        else sink.push(mem.toString('utf8', lineStart, stop));
         line = lineIndex + 1;
         doneTo = nl + 1;
       }

@@ -1,0 +1,154 @@
+// classifyLogLine for a line still in the scanner's bytes, remembered by the whole line's shape. The byte
+// scanner hands over the ~50,000 lines per GB of journal that hold an anchor; nearly all are a kubelet in
+// trouble repeating a few messages, where only the numbers change. Decoding each to a string, reading
+// its header with regexes, building a shape key by a native replace and filling the body's template cost
+// about 3.5 µs a line warm (6 µs cold), and the strings they made were most of what the collector then
+// had to clear. Here a line of a known shape costs one pass over its bytes (hash and safety), one to
+// compare it with the remembered shape, a few digits read at fixed places and the template filled.
+//
+// Why the shape decides (lineEventsMemo.ts makes the same argument for bodies): the shape of a line is
+// its bytes with every ASCII digit made '0'. classifyLogLine is blind to which digit stands where in
+// everything but the values it reads: the prefilter and the header patterns hold no literal digit and no
+// class that tells one digit from another, so two lines of one shape pass or fail them alike, and the
+// header's fields and the body sit at the same places. What does depend on the digits is read from the
+// line itself: the klog time (and its validity check, after which classifyLogLine may take another path:
+// such a line goes the whole way here too), the pid, the clock text and the body template's slots.
+// Only ASCII lines are remembered (their bytes are their characters); any other line and a line longer
+// than LINE_SHAPE_MEMO_MAX_BYTES go the whole way, and so do lines whose body has no template (a body
+// with a backslash, which may start a Go escape that spells a character with digits, has none). A
+// property test holds this equal to classifyLogLine on lines of real and random shapes.
+
+import { readFastHeader } from './klogFastHeader';
+import { bodyTemplate, fillBodyTemplate, type BodyTemplate } from './lineEventsMemo';
+import { classifyLogLine, klogBodyEvents, passesPrefilter, type LineFacts } from './logReaderLine';
+
+/** Longer lines are decoded and classified each time (a kubelet line with an event is a few hundred bytes). */
+export const LINE_SHAPE_MEMO_MAX_BYTES = 1024;
+/** Shapes remembered at most; emptied when full, so memory stays bounded on any input. */
+export const LINE_SHAPE_MEMO_ENTRIES = 1024;
+
+/** Where a line of the shape keeps what classifyLogLine reads from the digits. */
+interface LineTemplate {
+  klogAt: number;
+  bodyAt: number;
+  pidAt: number;
+  pidEnd: number;
+  body: BodyTemplate;
+}
+
+interface Entry {
+  /** The shape's bytes (the line with every ASCII digit made '0'). */
+  shape: Uint8Array;
+  /** 'none': no line of the shape has facts; null: lines of the shape are classified the whole way. */
+  template: LineTemplate | 'none' | null;
+}
+
+const ZERO = 0x30;
+/** A pid with more digits is read with Number(), as readFastHeader does. */
+const EXACT_DIGITS = 15;
+
+function templateOf(line: string): LineTemplate | 'none' | null {
+  if (!passesPrefilter(line)) return 'none';
+  const fast = readFastHeader(line);
+  if (fast === undefined) return null;
+  const body = bodyTemplate(line.slice(fast.bodyAt), klogBodyEvents);
+  return body === null ? null : { klogAt: fast.klogAt, bodyAt: fast.bodyAt, pidAt: fast.pidAt, pidEnd: fast.pidEnd, body };
+}
+
+function shapeOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  const shape = bytes.slice(start, end);
+  for (let i = 0; i < shape.length; i++) if ((shape[i] as number) - ZERO >>> 0 < 10) shape[i] = ZERO;
+  return shape;
+}
+
+function sameShape(shape: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
+  if (shape.length !== end - start) return false;
+  for (let i = start, j = 0; i < end; i++, j++) {
+    const c = bytes[i] as number;
+    if ((c - ZERO >>> 0 < 10 ? ZERO : c) !== shape[j]) return false;
+  }
+  return true;
+}
+
+export class LineShapeMemo {
+  /** Shapes by a hash of some of their bytes (lines of one length may share it). */
+  private readonly byHash = new Map<number, Entry[]>();
+  private size = 0;
+  private answered = 0;
+
+  /** Lines answered from a remembered shape so far (tests: a memo that never answers proves nothing). */
+  get hits(): number {
+    return this.answered;
+  }
+
+  /** classifyLogLine of the line bytes[start, end) (UTF-8, without its \n or a \r before it). */
+  classify(bytes: Buffer, start: number, end: number): LineFacts | undefined {
+    const length = end - start;
+    if (length > LINE_SHAPE_MEMO_MAX_BYTES) return classifyLogLine(bytes.toString('utf8', start, end));
+    // The hash takes some 32 bytes spread over the line (sameShape compares them all); a small integer,
+    // which a Map looks up fastest.
+    let h = length;
+    for (let i = start, step = (length >> 5) + 1; i < end; i += step) {
+      const c = bytes[i] as number;
+      h = Math.imul(h ^ (c - ZERO >>> 0 < 10 ? ZERO : c), 0x01000193);
+    }
+    h &= 0x3fffffff;
+    const entries = this.byHash.get(h);
+    let entry: Entry | undefined;
+    // A line of a remembered shape is ASCII, as the shape is.
+    if (entries !== undefined) for (let i = 0; i < entries.length && entry === undefined; i++) if (sameShape((entries[i] as Entry).shape, bytes, start, end)) entry = entries[i];
+    if (entry !== undefined) {
+      const t = entry.template;
+      if (t === 'none') {
+        this.answered++;
+        return undefined;
+      }
+      if (t !== null) {
+        const facts = fill(t, bytes, start);
+        if (facts !== false) {
+          this.answered++;
+          return facts;
+        }
+      }
+      return classifyLogLine(bytes.toString('latin1', start, end));
+    }
+    for (let i = start; i < end; i++) {
+      const c = bytes[i] as number;
+      if (c >= 0x80) return classifyLogLine(bytes.toString('utf8', start, end));
+    }
+    const line = bytes.toString('latin1', start, end);
+    if (this.size >= LINE_SHAPE_MEMO_ENTRIES) {
+      this.byHash.clear();
+      this.size = 0;
+    }
+    const entry2: Entry = { shape: shapeOf(bytes, start, end), template: templateOf(line) };
+    const list = this.byHash.get(h);
+    if (list === undefined) this.byHash.set(h, [entry2]);
+    else list.push(entry2);
+    this.size++;
+    return classifyLogLine(line);
+  }
+}
+
+/** classifyLogLine's facts for a line of the template's shape, or false where it must go the whole way. */
+function fill(t: LineTemplate, bytes: Buffer, start: number): LineFacts | undefined | false {
+  const k = start + t.klogAt;
+  const d = (at: number): number => (bytes[k + at] as number) - ZERO;
+  const month = d(1) * 10 + d(2);
+  const day = d(3) * 10 + d(4);
+  const hour = d(6) * 10 + d(7);
+  const minute = d(9) * 10 + d(10);
+  const second = d(12) * 10 + d(13);
+  // readFastHeader's validity check: past it, classifyLogLine takes the general path.
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
+  let micros = 0;
+  for (let i = 15; i < 21; i++) micros = micros * 10 + d(i);
+  let pid = 0;
+  if (t.pidEnd - t.pidAt <= EXACT_DIGITS) for (let i = start + t.pidAt; i < start + t.pidEnd; i++) pid = pid * 10 + (bytes[i] as number) - ZERO;
+  else pid = Number(bytes.toString('latin1', start + t.pidAt, start + t.pidEnd));
+  const bodyStart = start + t.bodyAt;
+  const events = fillBodyTemplate(t.body, (at, length) => bytes.toString('latin1', bodyStart + at, bodyStart + at + length));
+  if (events === undefined) return false;
+  if (events.length === 0) return undefined;
+  return { events, time: { yearless: { month, day, hour, minute, second, micros } }, clock: bytes.toString('latin1', k + 6, k + 14), pid };
+}
