@@ -1,7 +1,8 @@
 // What a CLI subcommand gets from the process, so that tests can run commands in-process.
 
 export interface CliIo {
-  stdout: { write(chunk: string): unknown };
+  /** Strings, or UTF-8 bytes (the logs command's batches). */
+  stdout: { write(chunk: string | Uint8Array): unknown };
   stderr: { write(chunk: string): unknown };
   /** Reads all of standard input (for `-` file arguments). */
   readStdin(): Promise<string>;

@@ -15,6 +15,7 @@ import { parseGoDurationSeconds } from '../../core/util/goDuration';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import { logsWorkerAvailable, scanSegmented } from './logsWorker';
+import { OutputBatch } from './outputBatch';
 import type { CliCommand, CliIo } from '../io';
 
 export const LOGS_USAGE = `Usage: pleg-doctor logs [options] FILE|-
@@ -169,44 +170,6 @@ async function* streamChunks(input: NodeJS.ReadableStream, signal: AbortSignal):
     signal.removeEventListener('abort', onAbort);
   }
 }
-
-/**
- * Finding lines, written in batches: each write to stdout is a system call, and on the benchmark VM
- * 10,000 of them (the findings of a 1 GB journal) took 90–170 ms, more than the file's anchor scan. A
- * batch is written once it holds 64 KB or is 50 ms old when a chunk ends, so findings still appear as
- * the file is read; from standard input (possibly a live `journalctl -f`) after every chunk.
- */
-class OutputBatch {
-  private pending: string[] = [];
-  private bytes = 0;
-  private since = 0;
-
-  constructor(
-    private readonly io: CliIo,
-    private readonly live: boolean,
-  ) {}
-
-  add(line: string): void {
-    if (this.pending.length === 0) this.since = performance.now();
-    this.pending.push(line);
-    this.bytes += line.length;
-  }
-
-  chunkDone(): void {
-    if (this.pending.length === 0) return;
-    if (this.live || this.bytes >= OUTPUT_BATCH_BYTES || performance.now() - this.since >= OUTPUT_BATCH_MS) this.flush();
-  }
-
-  flush(): void {
-    if (this.pending.length === 0) return;
-    this.io.stdout.write(this.pending.join(''));
-    this.pending = [];
-    this.bytes = 0;
-  }
-}
-
-const OUTPUT_BATCH_BYTES = 64 * 1024;
-const OUTPUT_BATCH_MS = 50;
 
 /** `openStdin` gives the real standard input as a stream; without it, `io.readStdin()` is used (tests). */
 export function createLogsCommand(openStdin?: () => NodeJS.ReadableStream): CliCommand {

@@ -1,10 +1,11 @@
 // `pleg-doctor logs` on a big file, on every core: the file is cut into segments at line starts, and the
-// main thread and a worker thread each take the next unclaimed segment, scan it (the byte scanner: anchor
-// scan and decoding of the few lines that can matter) and classify its lines (classifyLogLine, which is
-// stateless). Only the stateful pass (LogSequencer: clock, restarts, stretches) needs the lines in order:
-// the main thread feeds it each segment's facts in segment order, with the line numbers moved by the
+// main thread and a worker thread each take the next unclaimed segment and scan it (the byte scanner:
+// newline count and anchor scan), keeping the few lines that hold an anchor as bytes (segmentLines.ts).
+// The main thread then classifies those lines (lineShapeMemo.ts, stateless) and feeds the stateful pass
+// (LogSequencer: clock, restarts, stretches) segment by segment in order, the line numbers moved by the
 // lines of the segments before. So the output is the one-thread output, whichever thread took which
-// segment.
+// segment. Classifying on one thread only pays the classifier's warm-up once; the worker, which starts
+// later, has the scan alone, and the main thread scans whenever it has nothing to sequence.
 //
 // The worker runs dist/logsScanWorker.js (src/cli/logsScanWorkerMain.ts), which the bundled CLI finds
 // beside itself, so only the bundled entry can start one: from source (tests, tsx) the same segments are
@@ -12,12 +13,11 @@
 
 import { readSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Worker, parentPort } from 'node:worker_threads';
+import { MessageChannel, Worker, parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { LineShapeMemo } from '../../core/parse/lineShapeMemo';
 import type { LogSequencer } from '../../core/parse/logReader';
 import { LogByteScanner } from '../../core/parse/logReaderBytes';
-import { packFacts, unpackFacts, type PackedFacts } from '../../core/parse/logReaderFactsCodec';
-import { LineShapeMemo } from '../../core/parse/lineShapeMemo';
-import { classifyLogLine, type LineFacts } from '../../core/parse/logReaderLine';
+import { LineCollector, newLineBuffers, type LineBuffers, type SegmentLines } from './segmentLines';
 
 export const LOGS_SCAN_TASK = 'pleg-doctor/logs-scan';
 
@@ -45,37 +45,19 @@ export interface LogsScanRequest {
   segmentBytes: number;
   /** Int32 [NEXT]: next segment to claim; [SEQUENCED]: segments sequenced; [STOP]: 1 when the main thread gave up. */
   flow: SharedArrayBuffer;
+  /** Where the main thread sends back the buffers of the worker's segments once it has read them. */
+  recycled: MessagePort;
 }
 
-/** One segment's classified lines: facts[i] belongs to line at[i], counted from the segment's first line. */
-export interface SegmentFacts {
-  index: number;
-  /** Lines in the segment (a last line without \n counts). */
-  lines: number;
-  at: number[];
-  facts: LineFacts[];
+type WorkerMessage = { segment: SegmentLines } | { done: true } | { error: { code?: string; message: string } };
+
+/** A posted segment's arrays arrive as plain Uint8Array: the bytes are wrapped again, without a copy. */
+function received(s: SegmentLines): SegmentLines {
+  const b = s.bytes as Uint8Array;
+  return { ...s, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
 }
 
-/**
- * A segment's facts packed (logReaderFactsCodec.ts): how a worker posts them, the numbers in a buffer
- * that is transferred. Structured cloning 50,000 facts objects per GB cost the worker 0.23 s and the main
- * thread as much again; as JSON text, about 0.12 s between the two threads.
- */
-interface PackedSegment {
-  index: number;
-  lines: number;
-  packed: PackedFacts;
-}
-
-type WorkerMessage = { segment: PackedSegment } | { done: true } | { error: { code?: string; message: string } };
-
-function packSegment(s: SegmentFacts): PackedSegment {
-  return { index: s.index, lines: s.lines, packed: packFacts(s.at, s.facts) };
-}
-
-function unpackSegment(p: PackedSegment): SegmentFacts {
-  return { index: p.index, lines: p.lines, ...unpackFacts(p.packed) };
-}
+const transferList = (b: LineBuffers): ArrayBuffer[] => [b.at.buffer as ArrayBuffer, b.spans.buffer as ArrayBuffer, b.bytes.buffer as ArrayBuffer];
 
 let workerScript: string | undefined;
 
@@ -103,16 +85,11 @@ const NL = 0x0a;
  */
 export class SegmentScanner {
   private readonly buffer = Buffer.allocUnsafe(READ_BYTES);
-  private lines = 0;
-  private at: number[] = [];
-  private facts: LineFacts[] = [];
-  private readonly shapes = new LineShapeMemo();
+  private readonly collector = new LineCollector();
   private readonly scanner = new LogByteScanner({
-    push: (line) => this.add(classifyLogLine(line)),
-    pushBytes: (bytes, start, end) => this.add(this.shapes.classify(bytes, start, end)),
-    skipLines: (n) => {
-      this.lines += n;
-    },
+    push: (line) => this.collector.addString(line),
+    pushBytes: (bytes, start, end) => this.collector.addBytes(bytes, start, end),
+    skipLines: (n) => this.collector.skip(n),
   });
 
   constructor(
@@ -121,24 +98,15 @@ export class SegmentScanner {
     private readonly segmentBytes: number,
   ) {}
 
-  private add(f: LineFacts | undefined): void {
-    if (f !== undefined) {
-      this.at.push(this.lines);
-      this.facts.push(f);
-    }
-    this.lines++;
-  }
-
   get count(): number {
     return Math.max(1, Math.ceil(this.size / this.segmentBytes));
   }
 
-  scan(index: number): SegmentFacts {
+  /** Segment `index`'s candidate lines, gathered into `buffers` (grown when they are too small). */
+  scan(index: number, buffers: LineBuffers): SegmentLines {
     const from = index === 0 ? 0 : this.lineStart(index * this.segmentBytes);
     const to = this.lineStart((index + 1) * this.segmentBytes);
-    this.lines = 0;
-    this.at = [];
-    this.facts = [];
+    this.collector.start(buffers);
     for (let pos = from; pos < to; ) {
       const n = this.scanner.fill((target, offset, length) => readSync(this.fd, target, offset, Math.min(length, to - pos), pos));
       if (n === 0) break;
@@ -146,7 +114,7 @@ export class SegmentScanner {
     }
     // Only the file's last segment can end inside a line; end() hands that line over.
     this.scanner.end();
-    return { index, lines: this.lines, at: this.at, facts: this.facts };
+    return this.collector.finish(index);
   }
 
   private lineStart(offset: number): number {
@@ -163,11 +131,12 @@ export class SegmentScanner {
   }
 }
 
-/** The worker's side: claim segments, scan each, post its facts; then done (or the read error). */
+/** The worker's side: claim segments, scan each, post its lines; then done (or the read error). */
 export function runLogsScanWorker(req: LogsScanRequest): void {
   const port = parentPort;
   if (port === null) throw new Error('runLogsScanWorker runs in a worker thread');
   const flow = new Int32Array(req.flow);
+  const spare: LineBuffers[] = [];
   try {
     const segments = new SegmentScanner(req.fd, req.size, req.segmentBytes);
     for (;;) {
@@ -178,8 +147,9 @@ export function runLogsScanWorker(req: LogsScanRequest): void {
       for (let done = Atomics.load(flow, SEQUENCED); k >= done + AHEAD && Atomics.load(flow, STOP) === 0; done = Atomics.load(flow, SEQUENCED)) {
         Atomics.wait(flow, SEQUENCED, done, 100);
       }
-      const segment = packSegment(segments.scan(k));
-      port.postMessage({ segment } satisfies WorkerMessage, [segment.packed.nums.buffer as ArrayBuffer]);
+      for (let m = receiveMessageOnPort(req.recycled); m !== undefined; m = receiveMessageOnPort(req.recycled)) spare.push(m.message as LineBuffers);
+      const segment = segments.scan(k, spare.pop() ?? newLineBuffers());
+      port.postMessage({ segment } satisfies WorkerMessage, transferList(segment));
     }
     port.postMessage({ done: true } satisfies WorkerMessage);
   } catch (e) {
@@ -208,6 +178,12 @@ export interface SegmentedScanOptions {
   afterSegment?: () => void;
 }
 
+/** A segment waiting to be sequenced, and where its buffers go afterwards (a worker's channel, or this thread's spares). */
+interface Pending {
+  lines: SegmentLines;
+  returnTo?: MessagePort;
+}
+
 /**
  * Scans an open file of `size` bytes in segments, on this thread and the workers, and feeds `seq` every
  * line's facts in line order. Resolves with the file's line count, or undefined when `signal` aborted
@@ -219,9 +195,9 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
   const own = new SegmentScanner(fd, size, segmentBytes);
   const count = own.count;
   const flow = new Int32Array(new SharedArrayBuffer(12));
-  // A worker's segment stays packed until its turn to be sequenced: unpacked on arrival, its facts
-  // outlived several collections while this thread scanned, and were copied into the old generation.
-  const results = new Map<number, PackedSegment | SegmentFacts>();
+  const results = new Map<number, Pending>();
+  const spare: LineBuffers[] = [];
+  const shapes = new LineShapeMemo();
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const poke = (): void => {
@@ -230,14 +206,17 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
     w?.();
   };
   const workers: Worker[] = [];
+  const channels: MessageChannel[] = [];
   const script = workerScript;
   const wanted = script === undefined ? 0 : (options.workers ?? 1);
   for (let i = 0; i < wanted && script !== undefined && count > 1; i++) {
-    const request: LogsScanRequest = { task: LOGS_SCAN_TASK, fd, size, segmentBytes, flow: flow.buffer as SharedArrayBuffer };
-    const worker = new Worker(script, { workerData: request, argv: [], stdout: false, stderr: false });
+    const channel = new MessageChannel();
+    channels.push(channel);
+    const request: LogsScanRequest = { task: LOGS_SCAN_TASK, fd, size, segmentBytes, flow: flow.buffer as SharedArrayBuffer, recycled: channel.port2 };
+    const worker = new Worker(script, { workerData: request, transferList: [channel.port2], argv: [], stdout: false, stderr: false });
     let done = false;
     worker.on('message', (m: WorkerMessage) => {
-      if ('segment' in m) results.set(m.segment.index, m.segment);
+      if ('segment' in m) results.set(m.segment.index, { lines: received(m.segment), returnTo: channel.port1 });
       else if ('done' in m) done = true;
       else failure ??= new WorkerReadError(m.error.message, m.error.code);
       poke();
@@ -264,18 +243,25 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
       // Sequence every segment that is ready, in order.
       for (let p = results.get(sequenced); p !== undefined; p = results.get(sequenced)) {
         results.delete(sequenced);
-        const r = 'packed' in p ? unpackSegment(p) : p;
-        for (let i = 0; i < r.facts.length; i++) seq.push(lineBase + (r.at[i] as number), r.facts[i] as LineFacts);
-        lineBase += r.lines;
+        const { at, spans, bytes, lines } = p.lines;
+        for (let i = 0; i < p.lines.count; i++) {
+          const facts = shapes.classify(bytes, spans[2 * i] as number, spans[2 * i + 1] as number);
+          if (facts !== undefined) seq.push(lineBase + (at[i] as number), facts);
+        }
+        lineBase += lines;
         sequenced++;
         Atomics.store(flow, SEQUENCED, sequenced);
         Atomics.notify(flow, SEQUENCED);
+        // The buffers go back to be filled again (a worker reads its channel before each segment).
+        const buffers: LineBuffers = { at, spans, bytes };
+        if (p.returnTo === undefined) spare.push(buffers);
+        else p.returnTo.postMessage(buffers, transferList(buffers));
         options.afterSegment?.();
       }
       if (sequenced >= count) break;
       const k = Atomics.load(flow, NEXT) < Math.min(count, sequenced + AHEAD) ? Atomics.add(flow, NEXT, 1) : count;
       if (k < count) {
-        results.set(k, own.scan(k));
+        results.set(k, { lines: own.scan(k, spare.pop() ?? newLineBuffers()) });
         // A turn for the event loop: worker messages and an interrupt get in between segments.
         await nextTurn();
       } else if (!results.has(sequenced)) {
@@ -298,5 +284,6 @@ export async function scanSegmented(fd: number, size: number, seq: LogSequencer,
       w.on('error', () => undefined);
     }
     await Promise.all(workers.map((w) => w.terminate()));
+    for (const c of channels) c.port1.close();
   }
 }

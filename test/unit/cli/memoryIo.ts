@@ -12,7 +12,7 @@ export function memoryIo(stdin = '', cwd = process.cwd()): MemoryIo {
   let err = '';
   const controller = new AbortController();
   return {
-    stdout: { write: (c: string) => (out += c) },
+    stdout: { write: (c: string | Uint8Array) => (out += typeof c === 'string' ? c : Buffer.from(c).toString('utf8')) },
     stderr: { write: (c: string) => (err += c) },
     readStdin: () => Promise.resolve(stdin),
     signal: controller.signal,
