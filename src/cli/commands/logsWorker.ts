@@ -27,8 +27,9 @@ export const LOGS_SCAN_WORKER_BUNDLE = 'logsScanWorker.js';
 /** Segments this size: small enough that the two threads finish together, big enough that a hand-over is rare. */
 export const SEGMENT_BYTES = 4 * 1024 * 1024;
 /**
- * Segments are claimed at most this far ahead of the one the main thread sequences next, so the facts
- * waiting to be sequenced stay a few segments' worth (memory flat) whatever the file's size.
+ * Segments are claimed at most this far ahead of the one the main thread sequences next, so the lines
+ * waiting to be sequenced stay a few segments' worth (memory flat) whatever the file's size. 16 and 32
+ * measured no faster on the 1 GB journal.
  */
 const AHEAD = 8;
 
