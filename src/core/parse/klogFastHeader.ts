@@ -39,7 +39,12 @@ const JOURNALD = /[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)? \S+ [^\s:[
 const KLOG = /[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\]\s]+:\d+\] ?/uy;
 
 /** Digits a pid may have to be summed exactly; a longer one is read with Number(), as the general path does. */
-const EXACT_DIGITS = 15;
+export const PID_EXACT_DIGITS = 15;
+
+/** The general path's validity check of a klog time (month and day in range, hour, minute and second not past theirs). */
+export function klogTimeValid(month: number, day: number, hour: number, minute: number, second: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60;
+}
 
 /** The ASCII digit at `at` (the regex has made sure there is one). */
 function d(line: string, at: number): number {
@@ -74,7 +79,7 @@ export function readFastHeader(line: string): FastHeader | undefined {
   const minute = d(line, k + 9) * 10 + d(line, k + 10);
   const second = d(line, k + 12) * 10 + d(line, k + 13);
   // The general path's validity check; an invalid time there means the prefix's time, if any: not here.
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  if (!klogTimeValid(month, day, hour, minute, second)) return undefined;
   let micros = 0;
   for (let i = k + 15; i < k + 21; i++) micros = micros * 10 + d(line, i);
   // The pid: the first digit after the microseconds starts it (the \s+ before it holds none), a space ends it.
@@ -82,7 +87,7 @@ export function readFastHeader(line: string): FastHeader | undefined {
   while (!isDigit(line, from)) from++;
   const to = line.indexOf(' ', from);
   let pid = 0;
-  if (to - from <= EXACT_DIGITS) for (let i = from; i < to; i++) pid = pid * 10 + d(line, i);
+  if (to - from <= PID_EXACT_DIGITS) for (let i = from; i < to; i++) pid = pid * 10 + d(line, i);
   else pid = Number(line.slice(from, to));
   return { klogAt: k, bodyAt, time: { month, day, hour, minute, second, micros }, clock: line.slice(k + 6, k + 14), pid, pidAt: from, pidEnd: to };
 }

@@ -19,7 +19,7 @@
 // with a backslash, which may start a Go escape that spells a character with digits, has none). A
 // property test holds this equal to classifyLogLine on lines of real and random shapes.
 
-import { readFastHeader } from './klogFastHeader';
+import { PID_EXACT_DIGITS, klogTimeValid, readFastHeader } from './klogFastHeader';
 import { bodyTemplate, fillBodyTemplate, type BodyTemplate } from './lineEventsMemo';
 import { classifyLogLine, klogBodyEvents, passesPrefilter, type LineFacts } from './logReaderLine';
 
@@ -45,8 +45,6 @@ interface Entry {
 }
 
 const ZERO = 0x30;
-/** A pid with more digits is read with Number(), as readFastHeader does. */
-const EXACT_DIGITS = 15;
 
 function templateOf(line: string): LineTemplate | 'none' | null {
   if (!passesPrefilter(line)) return 'none';
@@ -122,10 +120,11 @@ export class LineShapeMemo {
       this.byHash.clear();
       this.size = 0;
     }
-    const entry2: Entry = { shape: shapeOf(bytes, start, end), template: templateOf(line) };
+    const added: Entry = { shape: shapeOf(bytes, start, end), template: templateOf(line) };
+    // Looked up again: the memo may have been emptied just above.
     const list = this.byHash.get(h);
-    if (list === undefined) this.byHash.set(h, [entry2]);
-    else list.push(entry2);
+    if (list === undefined) this.byHash.set(h, [added]);
+    else list.push(added);
     this.size++;
     return classifyLogLine(line);
   }
@@ -155,10 +154,10 @@ function fill(t: LineTemplate, bytes: Buffer, start: number): LineFacts | undefi
   const hour = digits(bytes, k + 6, k + 8);
   const minute = digits(bytes, k + 9, k + 11);
   const second = digits(bytes, k + 12, k + 14);
-  // readFastHeader's validity check: past it, classifyLogLine takes the general path.
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
+  // Past readFastHeader's validity check, classifyLogLine takes the general path.
+  if (!klogTimeValid(month, day, hour, minute, second)) return false;
   const micros = digits(bytes, k + 15, k + 21);
-  const pid = t.pidEnd - t.pidAt <= EXACT_DIGITS ? digits(bytes, start + t.pidAt, start + t.pidEnd) : Number(latin1Slice(bytes, start + t.pidAt, start + t.pidEnd));
+  const pid = t.pidEnd - t.pidAt <= PID_EXACT_DIGITS ? digits(bytes, start + t.pidAt, start + t.pidEnd) : Number(latin1Slice(bytes, start + t.pidAt, start + t.pidEnd));
   const bodyStart = start + t.bodyAt;
   const events = t.body.slots.length === 0 ? fillBodyTemplate(t.body, unread) : fillBodyTemplate(t.body, (at, length) => latin1Slice(bytes, bodyStart + at, bodyStart + at + length));
   if (events === undefined) return false;
