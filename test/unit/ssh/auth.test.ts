@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/util/logger';
 import { embeddedPublicKey, LockedKeyAgent, passphraseAttempts, prepareAuth, type AuthCandidate, type PassphraseQuestion, type UnlockContext } from '../../../src/infra/ssh/auth';
 import { MemorySecretStore, passphraseSecretKey } from '../../../src/infra/ssh/secrets';
-import { tempDirFactory } from './sshTestKit';
+import { ed25519KeyPair, tempDirFactory } from './sshTestKit';
 
 const tempDir = tempDirFactory('pleg-auth-');
 
 // One bcrypt round keeps the pure-JS KDF fast; the format is the same as ssh-keygen's.
-const plainPair = utils.generateKeyPairSync('ed25519');
-const encryptedPair = utils.generateKeyPairSync('ed25519', { passphrase: 'correct horse', cipher: 'aes256-ctr', rounds: 1 });
+const plainPair = ed25519KeyPair();
+const encryptedPair = ed25519KeyPair({ passphrase: 'correct horse', cipher: 'aes256-ctr', rounds: 1 });
 
 function keyFiles(): { plain: string; encrypted: string; dir: string } {
   const dir = tempDir();
@@ -62,7 +62,7 @@ describe('prepareAuth', () => {
 
   it('prefers the .pub file beside the key, as ssh does', async () => {
     const { encrypted } = keyFiles();
-    const other = utils.generateKeyPairSync('ed25519');
+    const other = ed25519KeyPair();
     writeFileSync(`${encrypted}.pub`, other.public);
     const candidate = encryptedCandidate((await prepareAuth({ identityFiles: [encrypted] }, silentLogger)).candidates);
     expect(candidate.publicKey?.getPublicSSH().equals(parsed(other.public).getPublicSSH())).toBe(true);
