@@ -59,7 +59,9 @@ start=$SECONDS
 # --- Node 24 ------------------------------------------------------------------------------------
 if [[ ! -x "$N/bin/node" ]] || [[ "$("$N/bin/node" --version)" != "v$NODE24_VERSION" ]]; then
   log "installing node@$NODE24_VERSION from npm"
-  [[ -f "$CS/node24/package.json" ]] || echo '{"name":"pleg-e2e-node24","private":true}' >"$CS/node24/package.json"
+  # allowScripts: the install scripts reviewed and allowed (npm 11 only warns about the others; npm 12
+  # skips them, and `node` would then install without its binary).
+  [[ -f "$CS/node24/package.json" ]] || echo '{"name":"pleg-e2e-node24","private":true,"allowScripts":{"node":true}}' >"$CS/node24/package.json"
   (cd "$CS/node24" && npm install --no-audit --no-fund "node@$NODE24_VERSION")
 fi
 [[ -x "$N/bin/node" ]] || die "node@$NODE24_VERSION installed but $N/bin/node is missing"
@@ -69,7 +71,7 @@ log "node24: $("$N/bin/node" --version) ($((SECONDS - start)) s)"
 # npm must run under Node 24: code-server's postinstall reads the Node major from npm's user agent.
 # npm_config_nodedir points node-gyp at Node 24's headers; it beats a `nodedir` in ~/.npmrc.
 log "installing code-server@$CODE_SERVER_VERSION (takes ~3.5 min cold)"
-[[ -f "$CS/cs/package.json" ]] || echo '{"name":"pleg-e2e-code-server","private":true}' >"$CS/cs/package.json"
+[[ -f "$CS/cs/package.json" ]] || echo '{"name":"pleg-e2e-code-server","private":true,"allowScripts":{"argon2":true,"code-server":true}}' >"$CS/cs/package.json"
 (
   cd "$CS/cs"
   # When this script runs under `npm run …` (npm test, npm run demo), the outer npm exports its own

@@ -2,6 +2,7 @@
 // prefix, or klog's JSON format. One record per line; multi-line values (`key=<` … ` >`) are folded back
 // by parseKlogText. Offsets refer to the original line so the log language server can point into it.
 
+import { klogTimeValid } from './klogFastHeader';
 import { parseStructuredBody, type KlogField } from './klogStructured';
 import { stripLogPrefix, type LogPrefix } from './klogPrefix';
 
@@ -81,7 +82,7 @@ function parseTextAt(line: string, at: number): KlogRecord | string {
   if (!h) return 'no klog header "Lmmdd hh:mm:ss.uuuuuu threadid file:line]"';
   const [header, sev, mm, dd, hh, mi, ss, us, tid, src] = h as unknown as string[];
   const time: KlogTime = { month: Number(mm), day: Number(dd), hour: Number(hh), minute: Number(mi), second: Number(ss), micros: Number(us) };
-  if (time.month < 1 || time.month > 12 || time.day < 1 || time.day > 31 || time.hour > 23 || time.minute > 59 || time.second > 60) {
+  if (!klogTimeValid(time.month, time.day, time.hour, time.minute, time.second)) {
     return 'klog header has an impossible date or time';
   }
   const bodyStart = at + (header as string).length;

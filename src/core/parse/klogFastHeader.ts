@@ -41,7 +41,10 @@ const KLOG = /[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\]\s]+:\d+\] ?/uy;
 /** Digits a pid may have to be summed exactly; a longer one is read with Number(), as the general path does. */
 export const PID_EXACT_DIGITS = 15;
 
-/** The general path's validity check of a klog time (month and day in range, hour, minute and second not past theirs). */
+/**
+ * The validity check of a klog time (month and day in range, hour, minute and second not past theirs):
+ * one rule for every reader of klog headers (klog.ts, logReaderLine.ts, this fast path, lineShapeMemo.ts).
+ */
 export function klogTimeValid(month: number, day: number, hour: number, minute: number, second: number): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60;
 }

@@ -58,6 +58,9 @@ function onlyPlace(hay: string, needle: string): number {
 
 /** The template for `key` (the shape of the body `fresh` was worked out from), or null where a value's place is not certain. */
 function templateOf(key: string, fresh: BodyEvents): Template | null {
+  // A "last seen active" that did not parse leaves no value, so no slot: a later body of the shape whose
+  // duration does parse would lose it. Such bodies (an overflowing duration) are worked out every time.
+  if (fresh.agoText !== undefined && !fresh.events.some((e) => e.kind === 'pleg-unhealthy' && e.lastSeenAgoSeconds !== undefined)) return null;
   const slots: Slot[] = [];
   for (let i = 0; i < fresh.events.length; i++) {
     for (const [field, value] of Object.entries(fresh.events[i] as LineEvent)) {

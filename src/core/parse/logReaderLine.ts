@@ -6,7 +6,7 @@
 // mention nothing we look for, before any header, prefix or JSON parsing.
 
 import { goDurationSeconds } from './durationSeconds';
-import { readFastHeader } from './klogFastHeader';
+import { klogTimeValid, readFastHeader } from './klogFastHeader';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
@@ -140,7 +140,7 @@ function readBody(line: string, at: number): { body: Body; time?: LineTime; pid?
     micros: Number(us),
   };
   const body = klogBody(rest.slice((header as string).length));
-  const valid = time.month >= 1 && time.month <= 12 && time.day >= 1 && time.day <= 31 && time.hour <= 23 && time.minute <= 59 && time.second <= 60;
+  const valid = klogTimeValid(time.month, time.day, time.hour, time.minute, time.second);
   const out: { body: Body; time?: LineTime; pid?: number; clock?: string } = { body, pid: Number(pid) };
   if (valid) {
     out.time = { yearless: time };

@@ -51,6 +51,12 @@ describe('lineEventsMemo', () => {
     expect(classifyLogLine(skip('9999999999999999999m46.1s'))?.events[1]).toEqual({ kind: 'pleg-unhealthy', evented: false });
   });
 
+  it('does not remember a shape whose first "last seen active" did not parse: a later one of the shape that parses keeps its value', () => {
+    // 19-digit minutes: this one overflows a Go duration, the next (same shape) is 1m46.1s.
+    expect(classifyLogLine(skip('9999999999999999999m46.1s'))?.events[1]).toEqual({ kind: 'pleg-unhealthy', evented: false });
+    expect(classifyLogLine(skip('0000000000000000001m46.1s'))?.events[1]).toEqual({ kind: 'pleg-unhealthy', evented: false, lastSeenAgoSeconds: 106.1 });
+  });
+
   it('stays bounded: it is emptied when it holds LINE_EVENTS_MEMO_ENTRIES shapes', () => {
     for (let i = 0; i <= LINE_EVENTS_MEMO_ENTRIES; i++) classifyLogLine(`E1122 03:05:45.360458   1 kubelet.go:1] "Skipping pod synchronization" err="${'x'.repeat(i)}container runtime is down"`);
     expect(lineEventsMemoSize()).toBeLessThanOrEqual(LINE_EVENTS_MEMO_ENTRIES);
