@@ -38,7 +38,7 @@ export function ed25519Blob(): Buffer {
  * zero bytes from the public key it reads out of the DER, so one public key in 256 comes out 31 bytes long
  * and the file is malformed; such a pair is drawn again (CI failed on one).
  */
-export function ed25519KeyPair(options: { passphrase: string; cipher: string; rounds: number } | undefined = undefined): { private: string; public: string } {
+export function ed25519KeyPair(options?: { passphrase: string; cipher: string; rounds: number }): { private: string; public: string } {
   for (let draw = 0; draw < 16; draw++) {
     const pair = options === undefined ? utils.generateKeyPairSync('ed25519') : utils.generateKeyPairSync('ed25519', options);
     const privateKey = utils.parseKey(pair.private, options?.passphrase);
