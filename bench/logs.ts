@@ -57,13 +57,24 @@ function stretches(stdout: string): number | string {
   return summary?.plegStretches?.length ?? '?';
 }
 
+/** A positive whole number from the environment variable `name`, or `fallback` when it is unset; anything else is an error that names it. */
+function positiveEnv(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, got "${text}"`);
+  return n;
+}
+
 /** Alternated rounds of grep and the CLI on the same file (PLEG_BENCH_LOG_ROUNDS, default 3): the machine's noise hits both alike. */
-const ROUNDS = Number(process.env['PLEG_BENCH_LOG_ROUNDS'] ?? 3);
+const ROUNDS = positiveEnv('PLEG_BENCH_LOG_ROUNDS', 3);
+
+const rss = (kb: number | undefined): string => (kb !== undefined ? `${(kb / 1024).toFixed(0)} MB` : '?');
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
 
 async function benchJournal(): Promise<string[]> {
-  const mb = Number(process.env['PLEG_BENCH_LOG_MB'] ?? 1024);
+  const mb = positiveEnv('PLEG_BENCH_LOG_MB', 1024);
   const dir = mkdtempSync(join(tmpdir(), 'pleg-bench-logs-'));
   const path = join(dir, 'kubelet.log');
   try {
@@ -83,7 +94,6 @@ async function benchJournal(): Promise<string[]> {
       grepLines = grep.stdout.trim();
       const ratio = cli.ms / grep.ms;
       ratios.push(ratio);
-      const rss = (kb: number | undefined): string => (kb !== undefined ? `${(kb / 1024).toFixed(0)} MB` : '?');
       out.push(
         `round ${round}: grep -c ${grep.ms.toFixed(0)} ms${grep.cpuMs !== undefined ? ` (CPU ${grep.cpuMs.toFixed(0)} ms)` : ''}; pleg-doctor logs ${cli.ms.toFixed(0)} ms = ${ratio.toFixed(2)}× grep, ` +
           `max RSS ${rss(cli.maxRssKb)}, ${stretches(cli.stdout)} PLEG stretches${cpu(cli, grep)}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'}`,
