@@ -471,5 +471,8 @@ if (process.env.PLEG_E2E_UPDATE_SCREENSHOTS === '1' && results.every((r) => r.ok
 const passed = results.filter((r) => r.ok).length;
 const failed = results.length - passed;
 log(`screenshots in ${shotsDir}`);
+// Repeated last: CI shows only the tail of the output, and the server log printed on failure pushes the
+// failed check's own line out of it.
+for (const r of results.filter((x) => !x.ok)) process.stdout.write(`FAILED ${r.name}${r.detail ? `: ${r.detail}` : ''}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
