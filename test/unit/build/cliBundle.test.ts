@@ -45,6 +45,9 @@ describe('the pleg-doctor bundles', () => {
       logsOut = String((e as { stdout?: string }).stdout);
     }
     expect(logsOut).toContain('"plegStretches":[{"firstLine":3227');
+    // Nothing on stderr: a V8 flag the runtime does not know (relaxedSimd.ts) would print an error there.
+    const logs = spawnSync(process.execPath, [join(dir, 'cli.js'), 'logs', FIXTURE], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(logs.stderr).toBe('');
     expect(cli('nodes', '--help')).toMatch(/^Usage: pleg-doctor nodes/u);
     expect(cli('snapshot', '--help')).toMatch(/^Usage: pleg-doctor snapshot/u);
   });

@@ -2,7 +2,6 @@
 // literal, buckets in range), the hand-assembled kernel itself against a plain JS statement of what it
 // computes, and the fallback to the JS key searches where WebAssembly SIMD is missing.
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LINE_ANCHORS } from '../../../src/core/parse/logReaderBytes';
@@ -10,6 +9,7 @@ import { FINGERPRINT_BYTES, FINGERPRINTS, nibbleTables } from '../../../src/core
 import { CONSTANTS_AT, CONSTANTS_BYTES, KERNEL_READS_PAST, kernelConstants, scanKernel, type KernelSwizzle } from '../../../src/core/parse/scanKernel/kernelCode';
 import { SimdLineScanner } from '../../../src/core/parse/scanKernel/simdLineScanner';
 import { sleb, uleb, wasmModule } from '../../../src/core/parse/scanKernel/wasmBinary';
+import { enableRelaxedSimd } from '../../../src/cli/relaxedSimd';
 
 // The WebAssembly surface used here (the project's TypeScript libs do not declare it).
 declare const WebAssembly: {
@@ -199,8 +199,8 @@ describe('the kernel', () => {
   });
 
   it('with relaxed SIMD turned on as the CLI does, the relaxed-swizzle kernel is valid and gives what the plain statement gives', () => {
-    // src/cli/relaxedSimd.ts turns it on for the whole process; here, for this test file's process.
-    setFlagsFromString('--experimental-wasm-relaxed-simd');
+    // As the CLI does (src/cli/relaxedSimd.ts): for the whole of this test file's process.
+    enableRelaxedSimd();
     expect(WebAssembly.validate(wasmModule(4, [scanKernel(undefined, 'relaxed')]))).toBe(true);
     const real = readFileSync(new URL('../../fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log', import.meta.url)).subarray(0, 60_000);
     for (const perTurn of [2, 3, 4]) {
