@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { BaseAgent, utils, type ParsedKey, type SigningRequestOptions } from 'ssh2';
 import type { Logger } from '../../core/util/logger';
+import { parsePrivateKey } from './pkcs8Keys';
 import { passphraseSecretKey, type SecretStore } from './secrets';
 
 /** How often a wrong passphrase is asked again before the key is given up (ssh's NumberOfPasswordPrompts). */
@@ -127,7 +128,7 @@ function unlocker(keyPath: string, data: Buffer, options: AuthOptions, logger: L
     if (unlocked !== undefined) return unlocked;
     const cancelled = (): boolean => context.signal?.aborted === true;
     const tryPassphrase = (passphrase: string): ParsedKey | undefined => {
-      const key = firstKey(utils.parseKey(data, passphrase));
+      const key = firstKey(parsePrivateKey(data, passphrase));
       return isParsedKey(key) ? key : undefined;
     };
     const secretKey = passphraseSecretKey(keyPath);
@@ -232,7 +233,7 @@ export async function prepareAuth(options: AuthOptions, logger: Logger): Promise
       skipped.push(`${keyPath}: ${code === 'ENOENT' ? 'no such file' : code}`);
       continue;
     }
-    const plain = firstKey(utils.parseKey(data));
+    const plain = firstKey(parsePrivateKey(data));
     if (isParsedKey(plain)) {
       if (plain.isPrivateKey()) candidates.push({ type: 'publickey', label: `publickey ${keyPath} (${plain.type})`, key: plain });
       else skipped.push(`${keyPath}: not a private key`);

@@ -4,8 +4,10 @@
 // the next key is tried instead of failing the connection.
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, rmSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PassphraseQuestion } from '../../../src/infra/ssh/auth';
 import type { SshConnection } from '../../../src/infra/ssh/connection';
@@ -33,6 +35,17 @@ function acceptedKey(dir: string, name: string, passphrase: string): string {
   copyFileSync(env.sshKey, path);
   chmodSync(path, 0o600);
   execFileSync('ssh-keygen', ['-q', '-p', '-a', '4', '-P', '', '-N', passphrase, '-f', path]);
+  return path;
+}
+
+/** The key the node stack authorizes, as OpenSSL writes keys: PKCS#8 PEM, encrypted when `passphrase` is given. */
+function acceptedPkcs8Key(dir: string, name: string, passphrase?: string): string {
+  const parsed = utils.parseKey(readFileSync(env.sshKey));
+  if (parsed instanceof Error || Array.isArray(parsed)) throw new Error(`the node stack's key does not parse: ${String(parsed)}`);
+  const key = createPrivateKey(parsed.getPrivatePEM());
+  const pem = passphrase === undefined ? key.export({ type: 'pkcs8', format: 'pem' }) : key.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase });
+  const path = join(dir, name);
+  writeFileSync(path, pem, { mode: 0o600 });
   return path;
 }
 
@@ -139,6 +152,22 @@ describe('authentication order on the real sshd', () => {
     expect(error).toBeInstanceOf(SshAuthError);
     expect((error as Error).message).toContain(`${key}: wrong passphrase 3 times`);
     expect(prompts.asked).toHaveLength(3);
+  });
+
+  it('PKCS#8 copies of the accepted key (OpenSSL’s format, which ssh2 alone refuses) authenticate: plain without asking, encrypted after its passphrase', async () => {
+    const dir = scratchDir();
+    const plain = acceptedPkcs8Key(dir, 'pkcs8');
+    expect(readFileSync(plain, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    const prompts = recorder({ pkcs8enc: ['p8'] });
+    const ssh = track(connect(env, { identityFiles: [plain], auth: { getPassphrase: prompts.getPassphrase } }));
+    expect((await ssh.exec(['id', '-un'], { timeoutMs: 15_000 })).stdout.trim()).toBe(env.sshUser);
+    expect(prompts.asked).toEqual([]);
+
+    const encrypted = acceptedPkcs8Key(dir, 'pkcs8enc', 'p8');
+    expect(readFileSync(encrypted, 'utf8')).toMatch(/^-----BEGIN ENCRYPTED PRIVATE KEY-----/);
+    const unlocked = track(connect(env, { identityFiles: [encrypted], auth: { getPassphrase: prompts.getPassphrase } }));
+    expect((await unlocked.exec(['id', '-un'], { timeoutMs: 15_000 })).stdout.trim()).toBe(env.sshUser);
+    expect(prompts.asked).toEqual(['pkcs8enc#1']);
   });
 
   it('an encrypted PEM key is offered by its .pub without asking; without a .pub it must be unlocked first', async () => {
