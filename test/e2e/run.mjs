@@ -14,7 +14,8 @@
 // guided Configure Node Access… (cancel, validation, Back, the write, Test Connection) and the walkthrough;
 // (9) the tree explains (lib/treeExplainsCheck.mjs): status bar at startup, Ready message, events, log;
 // (10) zh-cn: a second code-server in Chinese shows the tree in Chinese (lib/localeCheck.mjs); (11) the
-// PLEG timeline on the demo's PLEG node: a labelled replay, every lane drawn (lib/timelineCheck.mjs). The
+// PLEG timeline on the demo's PLEG node: a labelled replay, every lane drawn (lib/timelineCheck.mjs); (C) the
+// CLI under Node 20 and Node 24 alike (lib/cliRuntimesCheck.mjs). The
 // node stack is started when it is not up, and then taken down (and checked) at the end.
 // Screenshots go to test-results/e2e/. Ends with "N passed, N failed".
 //
@@ -37,6 +38,7 @@ import { runStatusBarAtStartupCheck, runTreeExplainsChecks } from './lib/treeExp
 import { runLocaleCheck } from './lib/localeCheck.mjs';
 import { runTimelineCheck } from './lib/timelineCheck.mjs';
 import { runKubeletLogCheck } from './lib/kubeletLogCheck.mjs';
+import { runCliRuntimesCheck } from './lib/cliRuntimesCheck.mjs';
 import { TIMELINE_LIVE_SETTINGS, runTimelineLiveCheck } from './lib/timelineLiveCheck.mjs';
 import { runRealClusterCheck, startRealCluster, stopRealCluster, withRealKubeconfig } from './lib/realClusterCheck.mjs';
 import { openQuickInput } from './lib/prompts.mjs';
@@ -184,6 +186,7 @@ async function main() {
 
   try {
     const vsix = await ensureVsix(log, { force: process.env.PLEG_E2E_REBUILD === '1' });
+    await runCliRuntimesCheck({ check });
     const demoModules = await loadDemoModules(runDir);
 
     // Demo time zero 40 s ago puts the flapping node in the middle of its PLEG-NotReady phase; the
