@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/util/logger';
 import { prepareAuth } from '../../../src/infra/ssh/auth';
 import { parsePrivateKey } from '../../../src/infra/ssh/pkcs8Keys';
-import { tempDirFactory } from './sshTestKit';
+import { sshString, tempDirFactory } from './sshTestKit';
 
 const tempDir = tempDirFactory('pleg-pkcs8-');
 const PASSPHRASE = 'correct horse';
@@ -24,12 +24,7 @@ function pkcs8(key: KeyObject, passphrase?: string): Buffer {
   return Buffer.from(pem);
 }
 
-const wireString = (bytes: Buffer | string): Buffer => {
-  const body = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(body.length);
-  return Buffer.concat([length, body]);
-};
+const wireString = (bytes: Buffer | string): Buffer => sshString(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
 
 /** An mpint (RFC 4251): big-endian, no leading zero bytes, one zero byte ahead of a set top bit. */
 function mpint(bytes: Buffer): Buffer {
