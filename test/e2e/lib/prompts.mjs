@@ -137,9 +137,22 @@ export async function waitForToast(page, pattern, { timeoutMs, severity, describ
  * prompt is never the one filled.
  */
 export async function openQuickInput(page, text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input:visible').first();
   await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget .quick-input-box input:visible').first().waitFor({ timeout: 15_000 });
-  await fillQuickInput(page, text);
+  await input.waitFor({ timeout: 15_000 });
+  // A webview taking focus right after it opened can close the palette between its showing and the
+  // typing (CI once: "could not type … on screen: undefined", just after a timeline panel opened): open
+  // it again, once, when it is gone.
+  if (!(await input.isVisible())) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ timeout: 15_000 });
+  }
+  await fillQuickInput(page, text).catch(async (err) => {
+    if (await input.isVisible()) throw err;
+    await page.keyboard.press('F1');
+    await input.waitFor({ timeout: 15_000 });
+    await fillQuickInput(page, text);
+  });
 }
 
 /** Runs a palette command by its full title ("Category: Title"). */
