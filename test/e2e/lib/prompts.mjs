@@ -142,7 +142,7 @@ export async function openQuickInput(page, text) {
   await input.waitFor({ timeout: 15_000 });
   // A webview taking focus right after it opened can close the palette between its showing and the
   // typing (CI once: "could not type … on screen: undefined", just after a timeline panel opened): open
-  // it again, once, when it is gone.
+  // it again when it is gone before the typing, and once more if the typing failed with it gone.
   if (!(await input.isVisible())) {
     await page.keyboard.press('F1');
     await input.waitFor({ timeout: 15_000 });
