@@ -1,12 +1,13 @@
 // RemoteHost for the machine we run on: argv straight to child_process (no shell, so no quoting issues),
-// net.connect for unix sockets. Lets the CRI client and transports be tested (and benchmarked) against the
-// node stack's containerd without SSH in between. Test-only: the product always reaches a node over SSH.
+// the product's connectUnixSocket for unix sockets. Lets the CRI client and transports be tested (and
+// benchmarked) against the node stack's containerd without SSH in between. The product reaches a node
+// over SSH, or runs on it (`timeline --cri-socket`, transports/localSocket.ts).
 
 import { spawn } from 'node:child_process';
-import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Duplex as DuplexStream, type Duplex, type Readable, type Writable } from 'node:stream';
 import { CappedOutput } from '../../src/infra/cappedOutput';
+import { connectUnixSocket } from '../../src/infra/cri/transports/localSocket';
 import type { ExecOptions, ExecResult, RemoteHost } from '../../src/infra/remote';
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -109,22 +110,7 @@ export class LocalHost implements RemoteHost {
   openUnixSocket(path: string, signal?: AbortSignal): Promise<Duplex> {
     // Another user's connect needs another process: socat runs with that user's credentials.
     if (this.options.runAs) return this.openExecStream(['socat', 'STDIO', `UNIX-CONNECT:${path}`], signal);
-    return new Promise<Duplex>((resolve, reject) => {
-      const socket = net.connect({ path });
-      const onAbort = (): void => {
-        socket.destroy();
-        reject(new Error(`connect ${path}: aborted`));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      socket.once('connect', () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(socket);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(new Error(`connect ${path}: ${error.code ?? error.message}`, { cause: error }));
-      });
-    });
+    return connectUnixSocket(path, signal);
   }
 }
 

@@ -14,7 +14,7 @@ import { onPixelRatioChange } from './pixelRatio';
 import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { lowerBound } from './lowerBound';
-import { podLanes, type Marker, type SessionSeries, type Window } from './sessionSeries';
+import { podLanes, predictedPostS, type Marker, type SessionSeries, type Window } from './sessionSeries';
 
 export interface SessionChartLabels {
   time: string;
@@ -75,7 +75,7 @@ const HEALTH_LINE_PX = 1.5;
  * on a HiDPI screen a day of 1 CSS px lines cost a redraw 4–5 ms of rasterizing.
  */
 const DENSE_POINT_SPACING_PX = 3;
-/** The kubelet posts NotReady at its next status update after Healthy() turns false: at most this later. */
+/** After PLEG recovers the kubelet posts Ready at its next status update: about this much later. */
 const NODE_STATUS_UPDATE_S = 10;
 
 interface Palette {
@@ -363,7 +363,9 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   // Healthy where a session has relists and no unhealthy window: green under everything, red on top.
   if (s.x.length > 0) paintWindows(u, [{ fromS: s.x[0]!, toS: s.endS }], s.endS, p.healthy, barTop(0), barH);
   paintWindows(u, s.unhealthy, s.endS, p.unhealthy, barTop(0), barH);
-  paintWindows(u, s.unhealthy, s.endS, p.predicted, barTop(1), barH, NODE_STATUS_UPDATE_S);
+  // The band starts at the predicted post (a hung runtime delays it well past the crossing).
+  const predictedBands = s.unhealthy.map((w) => ({ fromS: Math.max(w.fromS, predictedPostS(s, w)), toS: w.toS })).filter((w) => w.toS === null || w.fromS < w.toS + NODE_STATUS_UPDATE_S);
+  paintWindows(u, predictedBands, s.endS, p.predicted, barTop(1), barH, NODE_STATUS_UPDATE_S);
   for (const span of s.ready) paintWindows(u, [span], s.endS, span.status === 'True' ? p.healthy : span.status === 'False' ? p.readyFalse : p.readyUnknown, barTop(2), barH);
 
   events.sync(s.podEvents);

@@ -4,7 +4,7 @@
 // new samples. Pure (no DOM).
 
 import { lowerBound } from './lowerBound';
-import type { KubeletSample, SessionDelta, SessionHealth, SessionPodEvent, SessionReady, SessionRelist, TimelineSession } from '../../src/core/timeline/session';
+import type { KubeletSample, SessionDelta, SessionHealth, SessionPodEvent, SessionPrediction, SessionReady, SessionRelist, TimelineSession } from '../../src/core/timeline/session';
 
 export interface Window {
   fromS: number;
@@ -40,6 +40,8 @@ export interface SessionSeries {
   /** For each x, the relist ending there (index into session.relists), or -1 for a kubelet scrape. */
   relistAt: number[];
   unhealthy: Window[];
+  /** The live feed's predictions of the PLEG NotReady post, as made: when (atS) it expected it (predictedS). */
+  plegPosts: { atS: number; predictedS: number }[];
   ready: ReadySpan[];
   discards: Marker[];
   rpcErrors: Marker[];
@@ -67,6 +69,7 @@ export function emptySeries(thresholdMs: number, relistPeriodMs = 1_000): Sessio
     kubeletLastSeenAge: [],
     relistAt: [],
     unhealthy: [],
+    plegPosts: [],
     ready: [],
     discards: [],
     rpcErrors: [],
@@ -153,6 +156,24 @@ function addHealth(s: SessionSeries, health: readonly SessionHealth[]): void {
   }
 }
 
+function addPredictions(s: SessionSeries, predictions: readonly SessionPrediction[]): void {
+  for (const p of predictions) if (p.event === 'pleg-notready-posted' && p.predictedAtMs !== null) s.plegPosts.push({ atS: p.atMs / 1000, predictedS: p.predictedAtMs / 1000 });
+}
+
+/**
+ * Where the predicted NotReady band of an unhealthy window starts: the post predicted when the window
+ * opened (else the first prediction made during it); recordings without predictions start it at the crossing.
+ */
+export function predictedPostS(s: SessionSeries, w: Window): number {
+  let before: number | undefined;
+  for (const p of s.plegPosts) {
+    if (p.atS <= w.fromS) before = p.predictedS;
+    else if (before === undefined && (w.toS === null || p.atS <= w.toS)) return p.predictedS;
+    else break;
+  }
+  return before ?? w.fromS;
+}
+
 function addReady(s: SessionSeries, ready: readonly SessionReady[]): void {
   for (const r of ready) {
     const last = s.ready[s.ready.length - 1];
@@ -196,6 +217,7 @@ export function sessionSeries(session: TimelineSession): SessionSeries {
   // A miscount would leave rows of zeros the charts would draw: fail here instead.
   if (s.rows !== rows) throw new Error(`timeline series: ${s.rows} rows written, ${rows} expected`);
   addHealth(s, session.health);
+  addPredictions(s, session.predictions ?? []);
   addReady(s, session.ready);
   addPodEvents(s, [...session.podEvents].sort((a, b) => a.atMs - b.atMs));
   s.endS = session.durationMs / 1000;
@@ -207,6 +229,7 @@ export function appendDelta(s: SessionSeries, session: TimelineSession, delta: S
   const relists = delta.relists ?? [];
   mergeSamples(s, relists, session.relists.length - relists.length, delta.kubelet ?? []);
   addHealth(s, delta.health ?? []);
+  addPredictions(s, delta.predictions ?? []);
   addReady(s, delta.ready ?? []);
   addPodEvents(s, delta.podEvents ?? []);
   s.endS = Math.max(s.endS, delta.durationMs / 1000);

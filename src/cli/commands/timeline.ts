@@ -13,6 +13,7 @@ import type { KubeletProfileId } from '../../core/pleg/types';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { Logger } from '../../core/util/logger';
 import type { CriReader } from '../../infra/cri/reader';
+import { localSocketClient, socketPathOf } from '../../infra/cri/transports/localSocket';
 import { selectTransport } from '../../infra/cri/transports/select';
 import type { KubeGateway } from '../../infra/kube/gateway';
 import { defaultIdentityFiles } from '../../infra/ssh/auth';
@@ -54,6 +55,10 @@ Options:
   --from-metrics DIR       convert an evidence folder of saved /metrics scrapes (metrics-<phase>.txt timed by
                            metrics-requests.txt) instead of recording
 
+On the node itself (no SSH):
+  --cri-socket PATH        the runtime's CRI socket on this machine, e.g. /run/containerd/containerd.sock
+                           (usually needs root); the model relists on it directly
+
 Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
   --ssh                    list the node's runtime over SSH (without it: metrics and conditions only)
   --host HOST              address or ~/.ssh/config Host alias (default: the node's InternalIP)
@@ -76,6 +81,7 @@ const OPTIONS = {
   out: { type: 'string' },
   'from-metrics': { type: 'string' },
   ssh: { type: 'boolean' },
+  'cri-socket': { type: 'string' },
 } as const;
 
 export interface TimelineArgs {
@@ -91,6 +97,8 @@ export interface TimelineArgs {
   out: string;
   fromMetrics?: string;
   ssh: SshArgs | undefined;
+  /** The runtime's socket on this machine (`--cri-socket`): no SSH. */
+  criSocket?: string;
 }
 
 function durationMs(name: string, text: string, minMs: number): number {
@@ -135,13 +143,18 @@ export function parseTimelineArgs(argv: readonly string[]): TimelineArgs | 'help
   }
   if (v.node !== undefined) args.node = v.node;
   if (v.context !== undefined) args.context = v.context;
+  if (v['cri-socket'] !== undefined) {
+    if (v['cri-socket'] === '') throw new CliUsageError('timeline: --cri-socket needs a socket path');
+    if (args.ssh !== undefined) throw new CliUsageError('timeline: --cri-socket (the runtime on this machine) and --ssh (the runtime on a remote node) exclude each other');
+    args.criSocket = v['cri-socket'];
+  }
   if (v['from-metrics'] !== undefined) {
     args.fromMetrics = v['from-metrics'];
     return args;
   }
   if (args.node === undefined) throw new CliUsageError('timeline: --node is required (or --from-metrics DIR)');
-  if (args.context === undefined && args.ssh === undefined) throw new CliUsageError('timeline: give --context (kubelet metrics) and/or --ssh (the runtime): nothing to record otherwise');
-  if (args.context === undefined && args.ssh?.host === undefined) throw new CliUsageError('timeline: without --context, --host is required (the node\u2019s address comes from its Node object)');
+  if (args.context === undefined && args.ssh === undefined && args.criSocket === undefined) throw new CliUsageError('timeline: give --context (kubelet metrics) and/or --ssh or --cri-socket (the runtime): nothing to record otherwise');
+  if (args.context === undefined && args.ssh !== undefined && args.ssh.host === undefined) throw new CliUsageError('timeline: without --context, --host is required (the node\u2019s address comes from its Node object)');
   return args;
 }
 
@@ -232,12 +245,21 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
         const target = await sshTarget(host as string, args.ssh, io, logger);
         pool = target.pool;
         connectCri = target.connectCri;
+      } else if (args.criSocket !== undefined) {
+        const endpoint = args.criSocket;
+        connectCri = async (signal) => {
+          const client = localSocketClient(endpoint, { logger });
+          // The first call opens the connection: a missing or forbidden socket fails here, and is retried.
+          await client.version({ deadlineMs: 5_000, signal });
+          logger.info(`CRI grpc at unix://${socketPathOf(endpoint)} on this machine`);
+          return client;
+        };
       }
       await runLiveFeed({
         node,
         settings,
         settingsFromConfigz: args.runtimeRequestTimeoutMs === undefined,
-        ...(connectCri !== undefined ? { connectCri } : { noCriReason: 'recorded without --ssh: no model relists, only the kubelet\u2019s metrics and the Ready condition' }),
+        ...(connectCri !== undefined ? { connectCri } : { noCriReason: 'recorded without --ssh or --cri-socket: no model relists, only the kubelet\u2019s metrics and the Ready condition' }),
         ...(gateway !== undefined && args.context !== undefined ? { kube: { gateway, context: args.context } } : {}),
         signal: stop,
         onDelta: (d) => applySessionDelta(session, d),

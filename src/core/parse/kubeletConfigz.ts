@@ -73,6 +73,8 @@ export function parseKubeletConfigz(text: string): KubeletConfigz {
   };
   const endpoint = str('containerRuntimeEndpoint');
   if (endpoint !== undefined) result.containerRuntimeEndpoint = endpoint;
+  const statusEvery = durationMs('nodeStatusUpdateFrequency');
+  if (statusEvery !== undefined && statusEvery > 0) result.nodeStatusUpdateFrequencyMs = statusEvery;
   const maxPods = field('maxPods');
   if (maxPods !== undefined) {
     if (typeof maxPods !== 'number' || !Number.isInteger(maxPods)) throw new KubeletConfigzError(`${where('maxPods')} is ${describe(maxPods)}, expected an integer`);

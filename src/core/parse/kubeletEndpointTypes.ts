@@ -51,6 +51,8 @@ export interface KubeletConfigz {
   runtimeRequestTimeoutDefaulted: boolean;
   containerRuntimeEndpoint?: string;
   featureGates: Record<string, boolean>;
+  /** nodeStatusUpdateFrequency: how often the kubelet evaluates (and may post) its node status. */
+  nodeStatusUpdateFrequencyMs?: number;
   maxPods?: number;
   syncFrequencyMs?: number;
   cgroupDriver?: string;

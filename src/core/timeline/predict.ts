@@ -1,13 +1,11 @@
-// The sentence the timeline states about the threshold: when Healthy() turns false at this rate, and by
-// when the kubelet then posts NotReady (its node status update runs every 10 s and carries the PLEG error
-// into the Ready condition). Based on the model's relists when the session has them, else on the
+// The sentence the timeline states about the threshold: when Healthy() turns false at this rate, and when
+// the kubelet then posts NotReady (at its first node status evaluation after the crossing, which a hung
+// runtime delays: nodeStatusLoop.ts). Based on the model's relists when the session has them, else on the
 // kubelet's own kubelet_pleg_last_seen_seconds.
 
 import { formatGoDurationMs } from '../util/goDuration';
+import { firstEvaluationFrom, syncLoopOf } from './nodeStatusLoop';
 import type { TimelineSession } from './session';
-
-/** nodeStatusUpdateFrequency (10 s): the Ready condition is recomputed at most this long after the crossing. */
-export const NODE_STATUS_UPDATE_MS = 10_000;
 
 export type PredictionState =
   /** Relists run within budget. */
@@ -29,7 +27,7 @@ export interface ThresholdPrediction {
   ageMs?: number;
   /** When the age exceeds the threshold (session ms). */
   crossingAtMs?: number;
-  /** The latest instant the kubelet posts NotReady after that (crossing + node status period). */
+  /** When the kubelet posts NotReady after that: its first node status evaluation after the crossing. */
   notReadyByMs?: number;
   /** The last relist's duration and the largest one that keeps Healthy() true (threshold − period − GetPods). */
   lastRelistMs?: number;
@@ -65,7 +63,12 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
   const basis = model !== null ? 'model' : 'kubelet-metrics';
   const ageMs = nowMs - stamp.stampMs;
   const crossingAtMs = stamp.stampMs + threshold;
-  const notReadyByMs = crossingAtMs + NODE_STATUS_UPDATE_MS;
+  const loop = syncLoopOf(session, nowMs);
+  const notReadyByMs = firstEvaluationFrom(loop, crossingAtMs) ?? crossingAtMs;
+  const hung = loop.stall !== undefined && loop.stall.kind === 'hang' && loop.stall.untilMs === undefined;
+  const postWhy = hung
+    ? `its status updates wait ${fmt(session.settings.runtimeRequestTimeoutMs)} (the runtime request timeout) on the hung runtime`
+    : `its next node status update${loop.anchored ? '' : ', every ' + fmt(loop.updateFrequencyMs ?? 10_000)}`;
   const common = { basis, thresholdMs: threshold, lastStampMs: stamp.stampMs, ageMs } as const;
   if (ageMs > threshold) {
     return {
@@ -73,17 +76,25 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
       state: 'unhealthy',
       crossingAtMs,
       notReadyByMs,
-      sentence: `PLEG is unhealthy since ${at(crossingAtMs)}: last seen active ${fmt(ageMs)} ago, threshold ${fmt(threshold)}; the kubelet posts NotReady by ${at(notReadyByMs)}`,
+      sentence: `PLEG is unhealthy since ${at(crossingAtMs)}: last seen active ${fmt(ageMs)} ago, threshold ${fmt(threshold)}; ${postedSentence(session, crossingAtMs, notReadyByMs, nowMs, at, postWhy)}`,
     };
   }
   const last = session.relists.at(-1);
-  const stalled = basis === 'model' ? last !== undefined && (!last.ok || nowMs - last.endMs > Math.max(3 * period, 5_000)) : stamp.stalled;
+  // The runtime's stall (a call waiting far longer than usual) tells before the relist fails on its deadline.
+  const runtimeStalled = loop.stall !== undefined && loop.stall.untilMs === undefined;
+  const stalled = basis === 'model' ? runtimeStalled || (last !== undefined && (!last.ok || nowMs - last.endMs > Math.max(3 * period, 5_000))) : stamp.stalled;
   const lastRelistMs = last !== undefined && basis === 'model' ? last.endMs - last.startMs : undefined;
   const getPods = last?.ok === true ? getPodsMs(last) : 0;
   const budgetMs = Math.max(0, threshold - period - getPods);
   const tooSlow = lastRelistMs !== undefined && lastRelistMs > budgetMs;
   if (stalled || tooSlow) {
-    const why = stalled ? (basis === 'model' ? 'relists are failing or not finishing' : 'the kubelet has not relisted since') : `the last relist took ${fmt(lastRelistMs ?? 0)}, over its ${fmt(budgetMs)} budget`;
+    const why = stalled
+      ? basis === 'model'
+        ? runtimeStalled && last?.ok === true
+          ? 'the runtime stopped answering'
+          : 'relists are failing or not finishing'
+        : 'the kubelet has not relisted since'
+      : `the last relist took ${fmt(lastRelistMs ?? 0)}, over its ${fmt(budgetMs)} budget`;
     return {
       ...common,
       state: 'crossing',
@@ -91,7 +102,7 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
       notReadyByMs,
       ...(lastRelistMs !== undefined ? { lastRelistMs } : {}),
       budgetMs,
-      sentence: `at this rate the threshold is crossed at ${at(crossingAtMs)} (${why}); the kubelet will post NotReady within ${fmt(NODE_STATUS_UPDATE_MS)} after that`,
+      sentence: `at this rate the threshold is crossed at ${at(crossingAtMs)} (${why}); the kubelet will post NotReady at about ${at(notReadyByMs)} (${postWhy})`,
     };
   }
   return {
@@ -104,6 +115,14 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
         ? `healthy: the last relist took ${fmt(lastRelistMs)}, budget ${fmt(budgetMs)}`
         : `healthy: the kubelet last relisted ${fmt(ageMs)} ago, threshold ${fmt(threshold)}`,
   };
+}
+
+/** What the unhealthy sentence says of the NotReady post: seen, due, or expected. */
+function postedSentence(session: TimelineSession, crossingAtMs: number, notReadyByMs: number, nowMs: number, at: (ms: number) => string, why: string): string {
+  const posted = session.ready.find((r) => r.atMs >= crossingAtMs && r.message.includes('PLEG is not healthy'));
+  if (posted !== undefined) return `the kubelet posted NotReady at ${at(posted.atMs)}`;
+  if (notReadyByMs < nowMs) return `the kubelet's NotReady post was due at about ${at(notReadyByMs)} (${why})`;
+  return `the kubelet posts NotReady at about ${at(notReadyByMs)} (${why})`;
 }
 
 /** The model's stamp: the last successful relist's start. */

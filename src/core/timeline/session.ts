@@ -121,6 +121,40 @@ export interface CostReading {
   projectedRelistMs?: number;
 }
 
+/**
+ * The runtime stopped answering the feed's CRI calls: `hang` (a call waited past the stall limit or hit its
+ * deadline) or `refused` (calls failed at once: the socket is gone). `untilMs` is set when a call is answered
+ * again.
+ */
+export interface RuntimeStall {
+  sinceMs: number;
+  untilMs?: number;
+  kind: 'hang' | 'refused';
+}
+
+/**
+ * The kubelet posted its node status: the Ready condition's lastHeartbeatTime changed. `source` says how
+ * exact `atMs` is: 'watch' = when the change reached us (ms after the kubelet's PATCH); 'heartbeat' = the
+ * heartbeat itself, which the API keeps to the second.
+ */
+export interface NodeStatusPost {
+  atMs: number;
+  source: 'watch' | 'heartbeat';
+}
+
+/** Events the live timeline predicts before they happen (see postPredictions.ts). */
+export type PredictedEvent = 'runtime-down-posted' | 'pleg-unhealthy' | 'pleg-notready-posted' | 'ready-posted';
+
+/**
+ * A prediction as it was made: at `atMs` the model expected `event` at `predictedAtMs`; null withdraws an
+ * earlier one (its cause went away before it happened). Recorded only when new or moved by ≥ 1 s.
+ */
+export interface SessionPrediction {
+  atMs: number;
+  event: PredictedEvent;
+  predictedAtMs: number | null;
+}
+
 /** What the model and feed were configured with. */
 export interface SessionSettings {
   relistPeriodMs: number;
@@ -132,6 +166,8 @@ export interface SessionSettings {
   evented: boolean;
   /** The node's maxPods (configz or status.capacity.pods) when known: the cost projection's pod count. */
   maxPods?: number;
+  /** The kubelet's nodeStatusUpdateFrequency from /configz when known (default 10 s). */
+  nodeStatusUpdateFrequencyMs?: number;
 }
 
 export interface TimelineSession {
@@ -157,6 +193,10 @@ export interface TimelineSession {
   ready: SessionReady[];
   kubelet: KubeletSample[];
   cost: CostReading[];
+  /** Absent in recordings made before these lanes existed. */
+  stalls?: RuntimeStall[];
+  nodeStatusPosts?: NodeStatusPost[];
+  predictions?: SessionPrediction[];
 }
 
 /**
@@ -171,6 +211,10 @@ export interface SessionDelta {
   ready?: SessionReady[];
   kubelet?: KubeletSample[];
   cost?: CostReading[];
+  /** New stalls, or the open one again with its `untilMs` (replaces the last when `sinceMs` matches). */
+  stalls?: RuntimeStall[];
+  nodeStatusPosts?: NodeStatusPost[];
+  predictions?: SessionPrediction[];
   lacks?: string[];
   /** Replaces the session's settings (learnt after the start: the node's configz, the EventedPLEG fallback). */
   settings?: SessionSettings;
@@ -187,6 +231,16 @@ export function applySessionDelta(session: TimelineSession, delta: SessionDelta)
   if (delta.ready) session.ready.push(...delta.ready);
   if (delta.kubelet) session.kubelet.push(...delta.kubelet);
   if (delta.cost) session.cost.push(...delta.cost);
+  if (delta.stalls) {
+    const stalls = (session.stalls ??= []);
+    for (const stall of delta.stalls) {
+      const last = stalls.at(-1);
+      if (last !== undefined && last.sinceMs === stall.sinceMs) stalls[stalls.length - 1] = { ...stall };
+      else stalls.push({ ...stall });
+    }
+  }
+  if (delta.nodeStatusPosts) (session.nodeStatusPosts ??= []).push(...delta.nodeStatusPosts);
+  if (delta.predictions) (session.predictions ??= []).push(...delta.predictions);
   if (delta.lacks) session.lacks = [...delta.lacks];
   if (delta.settings) session.settings = { ...delta.settings };
   if (delta.kubeletVersion !== undefined) session.kubeletVersion = delta.kubeletVersion;

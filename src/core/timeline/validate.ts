@@ -4,7 +4,7 @@
 
 import type { CriRpc } from '../pleg/cost/criCall';
 import type { KubeletProfileId } from '../pleg/types';
-import { TIMELINE_SESSION_FORMAT, type TimelineSession } from './session';
+import { TIMELINE_SESSION_FORMAT, type PredictedEvent, type TimelineSession } from './session';
 
 export type SessionParseResult = { ok: true; session: TimelineSession } | { ok: false; errors: string[] };
 
@@ -15,6 +15,9 @@ const SOURCES = ['live', 'metrics-series', 'simulation'] as const;
 const EVENT_TYPES = ['ContainerStarted', 'ContainerDied', 'ContainerRemoved', 'ContainerChanged'] as const;
 const READY = ['True', 'False', 'Unknown'] as const;
 const SCRAPES = ['ok', 'hung', 'error', 'forbidden'] as const;
+const STALLS = ['hang', 'refused'] as const;
+const POST_SOURCES = ['watch', 'heartbeat'] as const;
+const PREDICTED: readonly PredictedEvent[] = ['runtime-down-posted', 'pleg-unhealthy', 'pleg-notready-posted', 'ready-posted'];
 
 type Obj = Record<string, unknown>;
 
@@ -108,6 +111,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.oneOf(settings, 'profile', 'settings.', PROFILES);
     c.bool(settings, 'evented', 'settings.');
     c.num(settings, 'maxPods', 'settings.', { optional: true, min: 0, integer: true });
+    c.num(settings, 'nodeStatusUpdateFrequencyMs', 'settings.', { optional: true, min: 1 });
   }
   c.array(o, 'lacks', '', (v, p) => {
     if (typeof v !== 'string') c.fail(p, 'a string', v);
@@ -192,6 +196,33 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.num(r, 'projectedPods', q, { optional: true, min: 0, integer: true });
     c.num(r, 'projectedRelistMs', q, { optional: true, min: 0 });
   });
+  // Lanes added later: optional, so older recordings still open.
+  if (o['stalls'] !== undefined) {
+    c.array(o, 'stalls', '', (v, p) => {
+      const r = c.object(v, p);
+      if (r === null) return;
+      c.num(r, 'sinceMs', `${p}.`);
+      c.num(r, 'untilMs', `${p}.`, { optional: true });
+      c.oneOf(r, 'kind', `${p}.`, STALLS);
+    });
+  }
+  if (o['nodeStatusPosts'] !== undefined) {
+    c.array(o, 'nodeStatusPosts', '', (v, p) => {
+      const r = c.object(v, p);
+      if (r === null) return;
+      c.num(r, 'atMs', `${p}.`);
+      c.oneOf(r, 'source', `${p}.`, POST_SOURCES);
+    });
+  }
+  if (o['predictions'] !== undefined) {
+    c.array(o, 'predictions', '', (v, p) => {
+      const r = c.object(v, p);
+      if (r === null) return;
+      c.num(r, 'atMs', `${p}.`);
+      c.oneOf(r, 'event', `${p}.`, PREDICTED);
+      if (r['predictedAtMs'] !== null) c.num(r, 'predictedAtMs', `${p}.`);
+    });
+  }
   if (c.errors.length > 0) return { ok: false, errors: c.errors };
   return { ok: true, session: json as TimelineSession };
 }

@@ -93,7 +93,7 @@ function sessionStrings(t: Localize): Record<string, string> {
     'lane.predicted': t('NotReady (predicted)'),
     'lane.ready': t('Node Ready (API server)'),
     'lane.otherPods': t('other pods'),
-    'band.predicted': t('predicted NotReady: posted within 10 s after PLEG turns unhealthy'),
+    'band.predicted': t('predicted NotReady: from the kubelet\'s first node status update after PLEG turns unhealthy'),
     'band.readyFalse': t('node Ready=False (reported)'),
     'band.readyUnknown': t('node Ready=Unknown (reported)'),
     'event.started': t('Started'),

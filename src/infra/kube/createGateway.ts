@@ -82,9 +82,10 @@ class Gateway implements KubeGateway {
     return client;
   }
 
-  watchNodes(context: string): NodeWatch {
+  watchNodes(context: string, only?: { node: string }): NodeWatch {
     const ctx = this.resolve(context);
-    const watch: NodeWatch = new ReflectorNodeWatch(context, () => this.client(this.resolve(context)), ctx.info.server, this.watchOptions, () => this.watches.delete(watch));
+    const options = only === undefined ? this.watchOptions : { ...this.watchOptions, fieldSelector: `metadata.name=${only.node}` };
+    const watch: NodeWatch = new ReflectorNodeWatch(context, () => this.client(this.resolve(context)), ctx.info.server, options, () => this.watches.delete(watch));
     this.watches.add(watch);
     return watch;
   }

@@ -86,7 +86,8 @@ export interface NodeProxyOptions {
 export interface KubeGateway {
   /** Every context of every file in KUBECONFIG (or ~/.kube/config). Throws KubeConfigError on bad input. */
   listContexts(): ContextInfo[];
-  watchNodes(context: string): NodeWatch;
+  /** All of the context's nodes, or only `only.node` (a field selector: one node's panel watches one object). */
+  watchNodes(context: string, only?: { node: string }): NodeWatch;
   /** Events whose involvedObject is the node, newest first. */
   listNodeEvents(context: string, node: string, signal?: AbortSignal): Promise<KubeEvent[]>;
   /** Pods scheduled on the node (spec.nodeName field selector), all namespaces. */

@@ -26,6 +26,8 @@ export interface NodeWatchOptions {
   backoff: BackoffOptions;
   random: () => number;
   logger: Logger;
+  /** Lists and watches only the nodes this selects (e.g. `metadata.name=node-1` for one node's panel). */
+  fieldSelector?: string;
 }
 
 export const DEFAULT_NODE_WATCH_OPTIONS: NodeWatchOptions = {
@@ -211,7 +213,7 @@ export class ReflectorNodeWatch implements NodeWatch {
     for (;;) {
       let page: { metadata?: { resourceVersion?: unknown; continue?: unknown }; items?: unknown };
       try {
-        page = (await client.getJson('/api/v1/nodes', { limit: this.options.pageSize, continue: token }, { signal, timeoutMs: this.options.requestTimeoutMs })) as typeof page;
+        page = (await client.getJson('/api/v1/nodes', { limit: this.options.pageSize, continue: token, fieldSelector: this.options.fieldSelector }, { signal, timeoutMs: this.options.requestTimeoutMs })) as typeof page;
       } catch (err) {
         // An expired continue token: start the list over (a consistent snapshot is worth one more pass).
         // (A `continue` in a do…while would test the loop condition, see no token and end the list empty.)
@@ -249,7 +251,7 @@ export class ReflectorNodeWatch implements NodeWatch {
     try {
       await client.streamLines(
         '/api/v1/nodes',
-        { watch: true, resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds },
+        { watch: true, resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds, fieldSelector: this.options.fieldSelector },
         (line) => {
           const outcome = this.apply(line);
           if (outcome instanceof Expired && !expired) {

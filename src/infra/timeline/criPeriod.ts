@@ -11,6 +11,7 @@ import { DEADLINE_EXCEEDED_TEXT } from '../../core/pleg/cost/criCall';
 import type { PodStatus, RuntimeContainer, SandboxStatus } from '../../core/pleg/types';
 import type { CriContainer, CriPodSandbox } from '../../core/parse/criTypes';
 import { parseContainersList, parsePodsList } from '../../core/parse/criJson';
+import type { CallOutcome } from '../../core/timeline/runtimeStall';
 import type { CallSample, CriListing, ListedContainer, ListedSandbox, PodStatusFetch } from '../../core/timeline/criListing';
 import { CriError } from '../cri/criError';
 import { GrpcCriClient } from '../cri/criClient';
@@ -19,10 +20,17 @@ import { containerStateOfCri } from '../../core/pleg/criContainerState';
 
 const POD_UID_LABEL = 'io.kubernetes.pod.uid';
 
+/** Told when each call starts and how it ended (the live feed's stall detector listens). */
+export interface CallObserver {
+  started(): void;
+  ended(outcome: CallOutcome): void;
+}
+
 export interface PeriodCallOptions {
   /** Per-call deadline: the kubelet's runtimeRequestTimeout. */
   deadlineMs: number;
   signal: AbortSignal;
+  observer?: CallObserver;
 }
 
 /** The caller aborted: the period is abandoned, not recorded. */
@@ -48,17 +56,27 @@ export function kubeletErrorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** How a failed call ended, for the stall detector: the deadline, refused (no runtime there), or an answer. */
+export function callOutcomeOf(error: unknown): CallOutcome {
+  if (error instanceof CriError) return error.code === 4 ? 'deadline' : error.code === 14 ? 'refused' : 'error';
+  return 'refused';
+}
+
 /** Runs one call, timing it; a failure becomes the sample's error (the caller's abort rethrows). */
-async function timed<T>(rpc: CriRpc, calls: CallSample[], signal: AbortSignal, run: () => Promise<T>): Promise<T | undefined> {
+async function timed<T>(rpc: CriRpc, calls: CallSample[], options: PeriodCallOptions, run: () => Promise<T>): Promise<T | undefined> {
+  const { signal, observer } = options;
   if (signal.aborted) throw new PeriodAbortedError('live feed stopped');
   const started = performance.now();
+  observer?.started();
   try {
     const value = await run();
     calls.push({ rpc, latencyMs: round2(performance.now() - started) });
+    observer?.ended('ok');
     return value;
   } catch (error) {
     if (signal.aborted) throw new PeriodAbortedError('live feed stopped');
     calls.push({ rpc, latencyMs: round2(performance.now() - started), error: kubeletErrorText(error) });
+    observer?.ended(callOutcomeOf(error));
     return undefined;
   }
 }
@@ -77,9 +95,9 @@ function toListedContainer(c: CriContainer, sandboxUid: ReadonlyMap<string, stri
 export async function listRuntime(reader: CriReader, startMs: number, options: PeriodCallOptions): Promise<CriListing> {
   const calls: CallSample[] = [];
   const call = { deadlineMs: options.deadlineMs, signal: options.signal };
-  const sandboxes = await timed('ListPodSandbox', calls, options.signal, () => reader.listPodSandbox(call));
+  const sandboxes = await timed('ListPodSandbox', calls, options, () => reader.listPodSandbox(call));
   if (sandboxes === undefined) return { startMs, calls };
-  const containers = await timed('ListContainers', calls, options.signal, () => reader.listContainers(call));
+  const containers = await timed('ListContainers', calls, options, () => reader.listContainers(call));
   if (containers === undefined) return { startMs, calls };
   const uidOf = new Map(sandboxes.map((s) => [s.id, s.metadata.uid]));
   return { startMs, calls, sandboxes: sandboxes.map(toListedSandbox), containers: containers.map((c) => toListedContainer(c, uidOf)) };
@@ -105,7 +123,7 @@ export async function fetchPodStatus(reader: CriReader, uid: string, options: Pe
   const calls: CallSample[] = [];
   const call = { deadlineMs: options.deadlineMs, signal: options.signal };
   const failed = (): PodStatusFetch => ({ uid, calls, error: calls.at(-1)?.error ?? 'GetPodStatus failed' });
-  const sandboxes = await timed('ListPodSandbox', calls, options.signal, () => podSandboxes(reader, uid, call));
+  const sandboxes = await timed('ListPodSandbox', calls, options, () => podSandboxes(reader, uid, call));
   if (sandboxes === undefined) return failed();
   const sandboxStatuses: SandboxStatus[] = [];
   let ips: string[] = [];
@@ -114,7 +132,7 @@ export async function fetchPodStatus(reader: CriReader, uid: string, options: Pe
   // Newest sandbox first, as the kubelet orders them; the IPs come from the newest ready one.
   const ordered = [...sandboxes].sort((a, b) => (BigInt(b.createdAtNs || '0') > BigInt(a.createdAtNs || '0') ? 1 : -1));
   for (const s of ordered) {
-    const st = await timed('PodSandboxStatus', calls, options.signal, () => reader.podSandboxStatus(s.id, call));
+    const st = await timed('PodSandboxStatus', calls, options, () => reader.podSandboxStatus(s.id, call));
     if (st === undefined) return failed();
     sandboxStatuses.push({ id: st.id, ready: st.state === 'SANDBOX_READY' });
     if (name === '') {
@@ -123,11 +141,11 @@ export async function fetchPodStatus(reader: CriReader, uid: string, options: Pe
     }
     if (ips.length === 0 && st.state === 'SANDBOX_READY' && st.ip !== '') ips = [st.ip, ...st.additionalIps];
   }
-  const containers = await timed('ListContainers', calls, options.signal, () => podContainers(reader, uid, call));
+  const containers = await timed('ListContainers', calls, options, () => podContainers(reader, uid, call));
   if (containers === undefined) return failed();
   const containerStatuses: RuntimeContainer[] = [];
   for (const c of containers) {
-    const st = await timed('ContainerStatus', calls, options.signal, () => reader.containerStatus(c.id, call));
+    const st = await timed('ContainerStatus', calls, options, () => reader.containerStatus(c.id, call));
     if (st === undefined) return failed();
     containerStatuses.push({ id: st.id, state: containerStateOfCri(st.state) });
   }

@@ -3,8 +3,12 @@
 //    fetch the statuses the model asks for, and run the period through the kubelet's PLEG model. Every
 //    call has the runtime request timeout as its deadline, so a frozen runtime gives failing relists; a
 //    ticker keeps Healthy() moving while a call hangs.
-//  - kubelet (when a cluster is available): /metrics through the node proxy and the Node's Ready
-//    condition every few seconds.
+//  - kubelet (when a cluster is available): /metrics through the node proxy every few seconds, and the
+//    Node itself through a watch of that one object, apart from the scrape: a frozen runtime makes
+//    /metrics hang for its whole deadline, and the Ready lane must not wait for it.
+// The feed keeps its own copy of the session it emits, so that it can say what it predicts (the runtime
+// down post, PLEG's crossing, the NotReady post, the Ready post: postPredictions.ts) the moment the
+// evidence changes; predictions go into the session as they are made.
 // Everything reaches the caller as SessionDelta records.
 
 import { performance } from 'node:perf_hooks';
@@ -14,13 +18,17 @@ import type { CriListing } from '../../core/timeline/criListing';
 import { listingOk } from '../../core/timeline/criListing';
 import { KubeletSampler } from '../../core/timeline/kubeletSampler';
 import { LivePlegModel } from '../../core/timeline/liveModel';
-import type { SessionDelta, SessionReady, SessionSettings } from '../../core/timeline/session';
+import { newTimelineSession } from '../../core/timeline/newSession';
+import { PredictionTracker, predictPosts } from '../../core/timeline/postPredictions';
+import { StallDetector } from '../../core/timeline/runtimeStall';
+import { applySessionDelta, type RuntimeStall, type SessionDelta, type SessionReady, type SessionSettings } from '../../core/timeline/session';
+import type { KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import type { CriReader } from '../cri/reader';
 import { fetchKubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
 import type { KubeGateway } from '../kube/gateway';
-import { fetchPodStatus, listRuntime, PeriodAbortedError } from './criPeriod';
+import { fetchPodStatus, listRuntime, PeriodAbortedError, type CallObserver } from './criPeriod';
 import { watchContainerEvents } from './eventStream';
 import { fetchNode, readNode, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
 import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
@@ -66,9 +74,19 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     else lacks.set(key, text);
     return had !== text;
   };
+  // The session as the caller will have it, to predict from; predictions join the delta that moved them.
+  const mirror = newTimelineSession({ node: options.node, source: 'live', startedAt: new Date(Date.now() - clock()), settings: options.settings });
+  const tracker = new PredictionTracker();
   const emit = (delta: SessionDelta, lacksChanged = false): void => {
     if (signal.aborted) return;
     if (lacksChanged) delta.lacks = [...lacks.values()];
+    applySessionDelta(mirror, delta);
+    const now = Math.max(delta.durationMs, clock());
+    const predictions = tracker.update(now, predictPosts(mirror, now));
+    if (predictions.length > 0) {
+      delta.predictions = [...(delta.predictions ?? []), ...predictions];
+      applySessionDelta(mirror, { durationMs: delta.durationMs, predictions });
+    }
     onDelta(delta);
   };
 
@@ -83,6 +101,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   let settings = { ...options.settings };
   let kubeletVersion: string | undefined;
   let lastReady: Omit<SessionReady, 'atMs'> | undefined;
+  let lastHeartbeat: string | undefined;
   const initial: SessionDelta = { durationMs: 0 };
   if (target !== undefined) {
     const got = await fetchNode(target, signal);
@@ -101,6 +120,12 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         lastReady = reading.ready;
         initial.ready = [{ atMs: clock(), ...reading.ready }];
       }
+      const beat = heartbeatOf(got.node);
+      if (beat !== undefined) {
+        lastHeartbeat = beat;
+        const atMs = Date.parse(beat) - (Date.now() - clock());
+        if (Number.isFinite(atMs)) initial.nodeStatusPosts = [{ atMs: Math.round(atMs), source: 'heartbeat' }];
+      }
     } else {
       logger.warn(`timeline of ${options.node}: ${got.error}`);
     }
@@ -112,6 +137,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
           runtimeRequestTimeoutMs: configz.value.runtimeRequestTimeoutMs,
           evented: configz.value.featureGates['EventedPLEG'] === true,
           ...(configz.value.maxPods !== undefined ? { maxPods: configz.value.maxPods } : {}),
+          ...(configz.value.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: configz.value.nodeStatusUpdateFrequencyMs } : {}),
         };
       } else {
         logger.info(`timeline of ${options.node}: /configz not read (${configz.status}); keeping runtimeRequestTimeout ${settings.runtimeRequestTimeoutMs} ms`);
@@ -126,7 +152,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
 
   const loops: Promise<void>[] = [];
   if (options.connectCri !== undefined) loops.push(criLoop(options.connectCri));
-  if (target !== undefined) loops.push(kubeletLoop(target));
+  if (target !== undefined) loops.push(kubeletLoop(target), nodeLoop(target));
   await Promise.all(loops);
 
   async function criLoop(connect: (signal: AbortSignal) => Promise<CriReader>): Promise<void> {
@@ -159,6 +185,15 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         }
       })();
       return connecting;
+    };
+    // When the runtime stops answering (and answers again), from the relists' own calls.
+    const stalls = new StallDetector(() => settings.runtimeRequestTimeoutMs);
+    const stallDelta = (stall: RuntimeStall | undefined): void => {
+      if (stall !== undefined) emit({ durationMs: clock(), stalls: [stall] });
+    };
+    const observer: CallObserver = {
+      started: () => stalls.callStarted(clock()),
+      ended: (outcome) => stallDelta(stalls.callEnded(clock(), outcome)),
     };
     // The kubelet's relists are serial (its relist lock): a forced one waits for the periodic one.
     let relisting: Promise<void> = Promise.resolve();
@@ -232,14 +267,17 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       const start = clock();
       let getPodsOkAt: number | undefined;
       // While a call hangs, Healthy() still turns false on time.
-      const tick = setInterval(() => emit(model.advance(clock(), getPodsOkAt)), options.tickMs ?? Math.min(1_000, Math.max(100, settings.relistPeriodMs)));
+      const tick = setInterval(() => {
+        stallDelta(stalls.check(clock()));
+        emit(model.advance(clock(), getPodsOkAt));
+      }, options.tickMs ?? Math.min(1_000, Math.max(100, settings.relistPeriodMs)));
       try {
-        const listing: CriListing = await listRuntime(r, start, { deadlineMs, signal });
+        const listing: CriListing = await listRuntime(r, start, { deadlineMs, signal, observer });
         const broken = listing.calls.some((c) => c.error?.includes('code = Unavailable') === true);
         if (listingOk(listing)) getPodsOkAt = start + listing.calls.reduce((ms, c) => ms + c.latencyMs, 0);
         const statuses = [];
         // Serially, in the model's order of need, as the kubelet inspects pods one after another.
-        for (const uid of model.statusRequests(listing)) statuses.push(await fetchPodStatus(r, uid, { deadlineMs, signal }));
+        for (const uid of model.statusRequests(listing)) statuses.push(await fetchPodStatus(r, uid, { deadlineMs, signal, observer }));
         const delta = streamError === null ? model.relist(listing, statuses) : model.streamFailed(listing, statuses, streamError);
         if (delta.settings !== undefined) settings = { ...settings, ...delta.settings };
         emit(delta);
@@ -256,25 +294,9 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     while (!signal.aborted) {
       const started = clock();
       try {
-        const [sample, got] = await Promise.all([scrapeKubelet(t, sampler, signal), fetchNode(t, signal)]);
-        const delta: SessionDelta = { durationMs: clock(), kubelet: [sample] };
-        let lacksChanged = setLack('metrics', sample.scrape === 'forbidden' ? `no kubelet metrics: ${sample.detail ?? 'forbidden'} (needs get on nodes/proxy)` : undefined);
-        if ('node' in got) {
-          const reading = readNode(got.node);
-          const r = reading.ready;
-          if (r !== undefined && (lastReady === undefined || r.status !== lastReady.status || r.reason !== lastReady.reason || r.message !== lastReady.message)) {
-            delta.ready = [{ atMs: clock(), ...r }];
-            lastReady = r;
-          }
-          if (reading.kubeletVersion !== undefined && reading.kubeletVersion !== kubeletVersion) {
-            kubeletVersion = reading.kubeletVersion;
-            delta.kubeletVersion = kubeletVersion;
-          }
-          lacksChanged = setLack('node', undefined) || lacksChanged;
-        } else {
-          lacksChanged = setLack('node', `the Node object cannot be read: ${got.error}`) || lacksChanged;
-        }
-        emit(delta, lacksChanged);
+        const sample = await scrapeKubelet(t, sampler, signal);
+        const lacksChanged = setLack('metrics', sample.scrape === 'forbidden' ? `no kubelet metrics: ${sample.detail ?? 'forbidden'} (needs get on nodes/proxy)` : undefined);
+        emit({ durationMs: clock(), kubelet: [sample] }, lacksChanged);
       } catch (err) {
         if (signal.aborted) return;
         logger.warn(`timeline of ${options.node}: kubelet poll failed: ${errorText(err)}`);
@@ -282,4 +304,59 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       await sleep(Math.max(0, interval - (clock() - started)), signal);
     }
   }
+
+  /** The Node through a watch of that one object: every post of its status as it reaches the API server. */
+  async function nodeLoop(t: KubeletPollTarget): Promise<void> {
+    const watch = t.gateway.watchNodes(t.context, { node: options.node });
+    const seen = (node: KubeNode | undefined, exact: boolean): void => {
+      if (node === undefined || node.metadata?.name !== options.node) return;
+      const atMs = clock();
+      const delta: SessionDelta = { durationMs: atMs };
+      const reading = readNode(node);
+      const r = reading.ready;
+      if (r !== undefined && (lastReady === undefined || r.status !== lastReady.status || r.reason !== lastReady.reason || r.message !== lastReady.message)) {
+        delta.ready = [{ atMs, ...r }];
+        lastReady = r;
+      }
+      const beat = heartbeatOf(node);
+      if (beat !== undefined && beat !== lastHeartbeat) {
+        lastHeartbeat = beat;
+        // A watch event is the post itself, to the millisecond; a (re)list only shows that one happened.
+        const beatMs = Math.round(Date.parse(beat) - (Date.now() - clock()));
+        if (exact) delta.nodeStatusPosts = [{ atMs, source: 'watch' }];
+        else if (Number.isFinite(beatMs)) delta.nodeStatusPosts = [{ atMs: beatMs, source: 'heartbeat' }];
+      }
+      if (reading.kubeletVersion !== undefined && reading.kubeletVersion !== kubeletVersion) {
+        kubeletVersion = reading.kubeletVersion;
+        delta.kubeletVersion = kubeletVersion;
+      }
+      emit(delta, setLack('node', undefined));
+    };
+    const changes = watch.onDidChangeNodes((change) => {
+      if (change.type === 'resynced') seen(watch.nodes.get(options.node), false);
+      else if (change.type !== 'deleted') seen(change.node, true);
+    });
+    const states = watch.onDidChangeState((state) => {
+      if (state.kind === 'reconnecting' || state.kind === 'error') {
+        logger.warn(`timeline of ${options.node}: node watch: ${state.error.message}`);
+        emit({ durationMs: clock() }, setLack('node', `the Node object cannot be watched: ${state.error.message}`));
+      }
+    });
+    try {
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      changes.dispose();
+      states.dispose();
+      watch.dispose();
+    }
+  }
+}
+
+/** The Ready condition's lastHeartbeatTime: it changes with every status post the kubelet makes. */
+function heartbeatOf(node: KubeNode): string | undefined {
+  const beat = node.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime;
+  return beat instanceof Date ? beat.toISOString() : beat;
 }

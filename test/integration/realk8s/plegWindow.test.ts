@@ -5,8 +5,13 @@
 // real kubelet through the node proxy (/metrics hangs, /healthz answers, the goroutine dump shows the
 // relist blocked in a CRI call, /configz says 30 s) and names the hung runtime. SIGCONT (always, in a
 // finally) → Ready again.
+// Through the same window `pleg-doctor timeline` records the node on its own CRI socket (--cri-socket,
+// as on the node itself) and the API server: every prediction it made (the runtime-down post, PLEG's
+// crossing, the PLEG post, the Ready post) is held against what the kubelet did, and its Ready lane
+// against the posts as this test's own watch saw them reach the API server.
 
-import { writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CHECK_FAILS } from '../../../src/cli/commands/diagnose';
@@ -18,13 +23,17 @@ import { parseGoDurationSeconds } from '../../../src/core/util/goDuration';
 import { createKubeGateway } from '../../../src/infra/kube/createGateway';
 import type { KubeGateway, NodeWatch } from '../../../src/infra/kube/gateway';
 import type { RealCluster } from './cluster';
-import { cli, kubectl, readyCondition, realCluster, scratchDir, script, until } from './cluster';
+import { cli, kubectl, readyCondition, realCluster, REPO, scratchDir, script, until } from './cluster';
+import { predictionBefore } from '../../../src/core/timeline/postPredictions';
+import type { PredictedEvent, TimelineSession } from '../../../src/core/timeline/session';
 
 let cluster: RealCluster;
 let gateway: KubeGateway;
 let watch: NodeWatch;
 let context: string;
 let scratch: { dir: string; remove: () => void };
+/** Every Ready change as this test's watch received it (epoch ms): when the API server had it. */
+const posts: { atMs: number; status: string; message: string }[] = [];
 
 const PLEG_DEADLINE_MS = 300_000;
 
@@ -34,6 +43,11 @@ beforeAll(async () => {
   gateway = createKubeGateway({ kubeconfigPaths: [cluster.kubeconfig] });
   context = gateway.listContexts()[0]?.name ?? '';
   watch = gateway.watchNodes(context);
+  watch.onDidChangeNodes(() => {
+    const r = readyOf(watch);
+    const last = posts.at(-1);
+    if (r?.status !== undefined && (last === undefined || last.status !== r.status || last.message !== (r.message ?? ''))) posts.push({ atMs: Date.now(), status: r.status, message: r.message ?? '' });
+  });
   await until('the node Ready through the watch', () => (readyOf(watch)?.status === 'True' ? true : undefined), 60_000, 200);
 });
 
@@ -54,7 +68,10 @@ function lastSeen(message: string): [number, number] {
 }
 
 describe('a real kubelet going "PLEG is not healthy" (containerd frozen)', () => {
-  it('flows through the real API into the watch, nodes, classify and diagnose; SIGCONT brings Ready back', { timeout: 480_000 }, async () => {
+  it('flows through the real API into the watch, nodes, classify, diagnose and a recorded timeline; SIGCONT brings Ready back', { timeout: 540_000 }, async () => {
+    const recording = startTimeline();
+    // Let the recording settle: relists on the runtime, the Node watched, the heartbeat known.
+    await new Promise((r) => setTimeout(r, 8_000));
     const frozeAt = Date.now();
     const freeze = script('freeze');
     expect(freeze.status, freeze.stderr).toBe(0);
@@ -126,5 +143,63 @@ describe('a real kubelet going "PLEG is not healthy" (containerd frozen)', () =>
     }
     await until('Ready=True again through the watch', () => (readyOf(watch)?.status === 'True' ? true : undefined), 90_000, 500);
     expect(readyCondition(cluster).status).toBe('True');
+    await new Promise((r) => setTimeout(r, 3_000));
+    checkRecording(await recording.stop(), frozeAt);
   });
 });
+
+/** `pleg-doctor timeline` on the node's CRI socket and the API server, until stop() (Ctrl-C: it writes the file). */
+function startTimeline(): { stop: () => Promise<TimelineSession> } {
+  const out = join(scratch.dir, 'timeline.json');
+  const socket = cluster.raw['CRI_SOCKET'];
+  if (socket === undefined) throw new Error('real-cluster.sh printed no CRI_SOCKET');
+  const child: ChildProcess = spawn(process.execPath, [join(REPO, 'dist/cli.js'), 'timeline', '--node', cluster.nodeName, '--kubeconfig', cluster.kubeconfig, '--context', context, '--cri-socket', socket, '--for', '9m', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    stop: async () => {
+      child.kill('SIGINT');
+      const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
+      if (code === 'hung') child.kill('SIGKILL');
+      expect(code, stderr.slice(-3000)).toBe(130);
+      return JSON.parse(readFileSync(out, 'utf8')) as TimelineSession;
+    },
+  };
+}
+
+/** The recording against the kubelet: its Ready lane, and each prediction in force before its event. */
+function checkRecording(session: TimelineSession, frozeAt: number): void {
+  const t0 = Date.parse(session.startedAt);
+  const since = (epochMs: number): string => `T+${((epochMs - frozeAt) / 1000).toFixed(1)}s`;
+  const after = posts.filter((p) => p.atMs > frozeAt);
+  const runtimeDown = after.find((p) => p.status === 'False' && p.message.includes('container runtime is down'));
+  const pleg = after.find((p) => p.message.includes('PLEG is not healthy'));
+  const ready = after.find((p) => pleg !== undefined && p.atMs > pleg.atMs && p.status === 'True');
+  if (runtimeDown === undefined || pleg === undefined || ready === undefined) throw new Error(`the watch did not see the three posts: ${JSON.stringify(after)}`);
+  const [seenAgoS] = lastSeen(pleg.message);
+  const crossing = pleg.atMs - seenAgoS * 1000 + 180_000;
+
+  // The Ready lane saw each post within 3 s of this test's watch.
+  for (const post of [runtimeDown, pleg, ready]) {
+    const lane = session.ready.find((r) => r.status === post.status && r.message === post.message && t0 + r.atMs > frozeAt);
+    expect(lane, `${post.status} "${post.message}" missing from the Ready lane: ${JSON.stringify(session.ready)}`).toBeDefined();
+    expect(Math.abs(t0 + (lane?.atMs ?? NaN) - post.atMs), `Ready lane vs API server for "${post.message}"`).toBeLessThan(3_000);
+  }
+
+  const events: [PredictedEvent, number][] = [
+    ['runtime-down-posted', runtimeDown.atMs],
+    ['pleg-unhealthy', crossing],
+    ['pleg-notready-posted', pleg.atMs],
+    ['ready-posted', ready.atMs],
+  ];
+  const report: string[] = [];
+  for (const [event, actual] of events) {
+    const p = predictionBefore(session.predictions ?? [], event, actual - t0);
+    expect(p?.predictedAtMs, `no ${event} prediction before ${since(actual)}: ${JSON.stringify(session.predictions)}`).toBeTypeOf('number');
+    const predicted = t0 + (p?.predictedAtMs ?? NaN);
+    report.push(`${event}: happened ${since(actual)}, predicted ${since(predicted)} (off by ${((predicted - actual) / 1000).toFixed(1)} s), said ${((actual - t0 - (p?.atMs ?? 0)) / 1000).toFixed(1)} s before`);
+    expect(Math.abs(predicted - actual), report.at(-1)).toBeLessThan(5_000);
+  }
+  console.log(`timeline predictions on the real kubelet (runtime request timeout 30 s):\n  ${report.join('\n  ')}`);
+}

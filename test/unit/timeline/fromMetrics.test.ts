@@ -58,7 +58,7 @@ describe('the real kubelet 1.32 recording as a session', () => {
     // The last good relist started ≈ 1 s before the freeze (last_seen has whole seconds).
     expect(start + (p.crossingAtMs ?? 0)).toBeGreaterThan(SIGSTOP_MS + 177_000);
     expect(start + (p.crossingAtMs ?? 0)).toBeLessThan(SIGSTOP_MS + 181_000);
-    expect(p.sentence).toMatch(/^at this rate the threshold is crossed at 03:03:4\d UTC \(the kubelet has not relisted since\); the kubelet will post NotReady within 10s after that$/u);
+    expect(p.sentence).toMatch(/^at this rate the threshold is crossed at 03:03:4\d UTC \(the kubelet has not relisted since\); the kubelet will post NotReady at about 03:0\d:\d\d UTC \(its next node status update, every 10s\)$/u);
     const later = predictThreshold(partial, SIGSTOP_MS + 200_000 - start);
     expect(later.state).toBe('unhealthy');
   });

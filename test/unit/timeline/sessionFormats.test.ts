@@ -77,9 +77,16 @@ describe('predictThreshold', () => {
   it('failing relists: the crossing instant and the NotReady bound, then unhealthy', () => {
     const s = sample();
     applySessionDelta(s, { durationMs: 124_000, relists: [{ startMs: 1_012, endMs: 121_012, ok: false, error: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', rpcs: [], podsInspected: [], events: 0, discards: 0, sinceLastRelistStartMs: 121_012 }] });
+    // Nothing known of the kubelet's status loop: its evaluations are put at an even phase, 10.2 s apart.
     const p = predictThreshold(s, 124_000);
-    expect(p).toMatchObject({ state: 'crossing', crossingAtMs: 180_000, notReadyByMs: 190_000 });
-    expect(p.sentence).toBe('at this rate the threshold is crossed at 14:03:00 UTC (relists are failing or not finishing); the kubelet will post NotReady within 10s after that');
+    expect(p).toMatchObject({ state: 'crossing', crossingAtMs: 180_000, notReadyByMs: 124_000 - 5_100 + 6 * 10_200 });
+    expect(p.sentence).toBe('at this rate the threshold is crossed at 14:03:00 UTC (relists are failing or not finishing); the kubelet will post NotReady at about 14:03:00 UTC (its next node status update, every 10s)');
+    // A post seen at 500 ms and the runtime hung since 1,050 ms: every sync from the next one on waits the
+    // 2 min runtime request timeout in Version, so the evaluations come at 130.7 s and 260.9 s.
+    applySessionDelta(s, { durationMs: 124_000, nodeStatusPosts: [{ atMs: 500, source: 'watch' }], stalls: [{ sinceMs: 1_050, kind: 'hang' }] });
+    const hung = predictThreshold(s, 124_000);
+    expect(hung).toMatchObject({ state: 'crossing', crossingAtMs: 180_000, notReadyByMs: 500 + 10_200 + 120_000 + 10_200 + 120_000 });
+    expect(hung.sentence).toBe('at this rate the threshold is crossed at 14:03:00 UTC (relists are failing or not finishing); the kubelet will post NotReady at about 14:04:20 UTC (its status updates wait 2m0s (the runtime request timeout) on the hung runtime)');
     expect(predictThreshold(s, 180_500)).toMatchObject({ state: 'unhealthy', crossingAtMs: 180_000 });
     expect(predictThreshold(s, 180_000).state).toBe('crossing');
   });
