@@ -7,9 +7,9 @@
 // nodeStatusLoop.ts says when the evaluations happen. The tracker records a prediction when it is first
 // made and whenever it moves by a second or more, and withdraws one whose cause went away.
 
-import { firstEvaluationFrom, runtimeDownFromMs, syncLoopOf } from './nodeStatusLoop';
+import { firstEvaluationFrom, NODE_STATUS_LOOP, runtimeDownFromMs, syncLoopOf, type SyncLoopInput } from './nodeStatusLoop';
 import { predictThreshold } from './predict';
-import type { PredictedEvent, SessionPrediction, TimelineSession } from './session';
+import type { PredictedEvent, RuntimeStall, SessionPrediction, TimelineSession } from './session';
 
 export const PREDICTED_EVENTS: readonly PredictedEvent[] = ['runtime-down-posted', 'pleg-unhealthy', 'pleg-notready-posted', 'ready-posted'];
 
@@ -41,7 +41,7 @@ export function predictPosts(session: TimelineSession, nowMs: number): PostPredi
   if (ready?.status === 'False' && ready.message.includes(RUNTIME_DOWN)) happened.add('runtime-down-posted');
   else if (openStall !== undefined) {
     const post = after(runtimeDownFromMs(openStall));
-    if (post !== undefined) at['runtime-down-posted'] = post;
+    if (post !== undefined) at['runtime-down-posted'] = firstHungPostBound(openStall, loop, post, nowMs);
   }
 
   const threshold = predictThreshold(session, nowMs);
@@ -63,6 +63,21 @@ export function predictPosts(session: TimelineSession, nowMs: number): PostPredi
     if (post !== undefined) at['ready-posted'] = post;
   }
   return { at, happened };
+}
+
+/**
+ * With a timeout of at least 30 s the first sync that starts in a hang posts "container runtime is down"
+ * when its Version call gives up, and that sync starts within one pause (at most 10.4 s) of the stall: so
+ * the post comes by stall + timeout + 10.4 s whatever the loop's phase. When the phase we had is proved wrong
+ * (its evaluation passed with no post), the post is put in the middle of what is left of that range
+ * instead of a whole sync later.
+ */
+function firstHungPostBound(stall: RuntimeStall, loop: SyncLoopInput, predicted: number, nowMs: number): number {
+  const rrt = loop.runtimeRequestTimeoutMs;
+  if (stall.kind !== 'hang' || stall.sinceMs + rrt < runtimeDownFromMs(stall)) return predicted;
+  const latest = stall.sinceMs + rrt + (loop.updateFrequencyMs ?? NODE_STATUS_LOOP.updateFrequencyMs) * (1 + NODE_STATUS_LOOP.jitterFactor);
+  if (predicted <= latest) return predicted;
+  return nowMs >= latest ? nowMs : (nowMs + latest) / 2;
 }
 
 /** Records predictions as they are made: new, moved by ≥ 1 s, or withdrawn (null). */

@@ -41,6 +41,14 @@ describe('predictPosts on a frozen runtime', () => {
     expect([...p.happened]).toEqual([]);
   });
 
+  it('a phase proved wrong: the runtime-down post stays within one pause of the first hung sync, not a whole sync later', () => {
+    // The heartbeat put the first hung evaluation at 33.7 s; at 36 s none has come, so the sync started
+    // later than thought, but still within 10.4 s of the freeze: the post is due by 30 + 10.4 = 40.4 s.
+    const p = predictPosts(frozenSession(), 36_000);
+    expect(p.at['runtime-down-posted']).toBe((36_000 + 40_400) / 2);
+    expect(predictPosts(frozenSession(), 41_000).at['runtime-down-posted']).toBe(41_000);
+  });
+
   it('re-anchors on the runtime-down post as the watch saw it', () => {
     const s = frozenSession();
     applySessionDelta(s, { durationMs: 34_000, ready: [{ atMs: 33_200, status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down' }], nodeStatusPosts: [{ atMs: 33_200, source: 'watch' }] });
