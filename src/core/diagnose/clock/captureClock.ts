@@ -119,11 +119,14 @@ export function deriveCaptureClock(input: CaptureClockInput): EvidenceClock {
   let log: KubeletLogTimes | undefined;
   if (input.kubeletLog !== undefined) {
     const { file, text } = input.kubeletLog;
-    log = kubeletLogTimes(text, anchorOf(input, byFile));
+    const anchor = anchorOf(input, byFile);
+    log = kubeletLogTimes(text, anchor);
     if (log.lastMs !== undefined) {
       add(file, [{ kind: 'log-tail', notBeforeMs: log.lastMs, firm: true, text: `${file}: its last line was written at ${isoSeconds(log.lastMs)}` }]);
+    } else if (anchor === undefined) {
+      notes.push(`${file}: klog headers carry no year, and no other file of the folder has a clock to take it from`);
     } else {
-      notes.push(`${file}: no line with a time the folder's other clocks can place (klog headers carry no year)`);
+      notes.push(`${file}: none of its last lines has a time the log reader can read`);
     }
     if (log.year !== undefined) notes.push(`${file}: klog headers carry no year or zone; read as UTC in ${log.year.value} (the year of the folder's other clocks)`);
   }
@@ -145,7 +148,8 @@ export function deriveCaptureClock(input: CaptureClockInput): EvidenceClock {
   }
   for (const c of input.clockless ?? []) notes.push(`${c.file}: ${c.why}`);
 
-  const clock: EvidenceClock = { files, mtimes: { verdict: mtimes.verdict, text: mtimes.text }, notes: [mtimes.text, ...notes] };
+  // One note per fact: both /metrics files may find the same thing about the log.
+  const clock: EvidenceClock = { files, mtimes: { verdict: mtimes.verdict, text: mtimes.text }, notes: [...new Set([mtimes.text, ...notes])] };
   if (log !== undefined && input.kubeletLog !== undefined) {
     clock.log = { file: input.kubeletLog.file, plegUnhealthyMs: log.plegUnhealthyMs };
     if (log.lastMs !== undefined) clock.log.lastMs = log.lastMs;
