@@ -86,9 +86,10 @@ export function plegAgeText(ctx: CheckContext): string | undefined {
   const r = ctx.plegAge;
   if (r === undefined) return undefined;
   if (r.unknownBecause !== undefined) return 'an unknown time ago';
-  if (r.collectorClock || r.maxSeconds === r.minSeconds) return `${age(r.minSeconds)} ago`;
+  if (r.collectorClock) return `${age(r.minSeconds)} ago`;
   if (r.maxSeconds === undefined) return `at least ${age(r.minSeconds)} ago`;
-  return `between ${age(r.minSeconds)} and ${age(r.maxSeconds)} ago`;
+  const [from, to] = [age(r.minSeconds), age(r.maxSeconds)];
+  return from === to ? `${from} ago` : `between ${from} and ${to} ago`;
 }
 
 export function plegAgeLine(ctx: CheckContext): EvidenceLine | undefined {
