@@ -222,8 +222,8 @@ export function buildCheckContext(evidence: NodeEvidence, now: Date): CheckConte
   }
   if (finite(metrics?.plegLastSeenSeconds) && metrics.plegLastSeenSeconds > 0) {
     const lastSeen = metrics.plegLastSeenSeconds;
-    const file = later !== undefined ? 'metrics-later.txt' : 'metrics.txt';
     const clock = evidence.captureClock ?? undefined;
+    const file = (later !== undefined ? clock?.metricsFiles.metricsLater : clock?.metricsFiles.metrics) ?? '/metrics';
     const reading = plegAgeReading(lastSeen, clock, file, now);
     ctx.plegAge = reading;
     if (reading.collectorClock) ctx.plegLastSeenAgeSeconds = reading.minSeconds;

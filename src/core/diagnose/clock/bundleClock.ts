@@ -18,8 +18,8 @@ export interface BundleClockFiles {
 
 export function bundleClock(evidence: NodeEvidence, names: BundleClockFiles, kubeletLog: string | undefined, mtimes: Record<string, number>): EvidenceClock {
   const input: CaptureClockInput = { metrics: [], mtimes, scrapeHangMs: DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS, node: { file: names.node, value: evidence.node } };
-  if (evidence.metrics.status === 'ok') input.metrics.push({ file: names.metrics, summary: evidence.metrics.value });
-  if (evidence.metricsLater.status === 'ok') input.metrics.push({ file: names.metricsLater, summary: evidence.metricsLater.value });
+  if (evidence.metrics.status === 'ok') input.metrics.push({ file: names.metrics, summary: evidence.metrics.value, scrape: 'metrics' });
+  if (evidence.metricsLater.status === 'ok') input.metrics.push({ file: names.metricsLater, summary: evidence.metricsLater.value, scrape: 'metricsLater' });
   if (evidence.events.status === 'ok') input.events = { file: names.events, value: evidence.events.value };
   if (kubeletLog !== undefined) input.kubeletLog = { file: names.kubeletLog, text: kubeletLog };
   if (evidence.configz.status === 'ok' && evidence.configz.value.runtimeRequestTimeoutMs > 0) input.scrapeHangMs = evidence.configz.value.runtimeRequestTimeoutMs;

@@ -12,8 +12,8 @@ import { mtimeClues } from './mtimeClues';
 import { eventClues, nodeClues } from './objectClues';
 
 export interface CaptureClockInput {
-  /** Parsed /metrics bodies by file name, the earlier first. */
-  metrics: { file: string; summary: KubeletMetricsSummary }[];
+  /** Parsed /metrics bodies by file name: the first scrape, then the later one. */
+  metrics: { file: string; summary: KubeletMetricsSummary; scrape: 'metrics' | 'metricsLater' }[];
   node?: { file: string; value: KubeNode };
   events?: { file: string; value: KubeEvent[] };
   kubeletLog?: { file: string; text: string };
@@ -149,7 +149,9 @@ export function deriveCaptureClock(input: CaptureClockInput): EvidenceClock {
   for (const c of input.clockless ?? []) notes.push(`${c.file}: ${c.why}`);
 
   // One note per fact: both /metrics files may find the same thing about the log.
-  const clock: EvidenceClock = { files, mtimes: { verdict: mtimes.verdict, text: mtimes.text }, notes: [...new Set([mtimes.text, ...notes])] };
+  const metricsFiles: EvidenceClock['metricsFiles'] = {};
+  for (const m of input.metrics) metricsFiles[m.scrape] = m.file;
+  const clock: EvidenceClock = { files, metricsFiles, mtimes: { verdict: mtimes.verdict, text: mtimes.text }, notes: [...new Set([mtimes.text, ...notes])] };
   if (log !== undefined && input.kubeletLog !== undefined) {
     clock.log = { file: input.kubeletLog.file, plegUnhealthyMs: log.plegUnhealthyMs };
     if (log.lastMs !== undefined) clock.log.lastMs = log.lastMs;

@@ -71,6 +71,8 @@ export type MtimeVerdict =
 
 export interface EvidenceClock {
   files: FileCapture[];
+  /** Which file each /metrics scrape was read from, so a figure finds its file's window. */
+  metricsFiles: { metrics?: string; metricsLater?: string };
   mtimes: { verdict: MtimeVerdict; text: string };
   /** What the kubelet log's times say, when the folder has one: its end and its "PLEG is not healthy" lines. */
   log?: { file: string; lastMs?: number; plegUnhealthyMs: number[] };

@@ -27,7 +27,7 @@ function recorded(phase: string): { start: number; done: number } {
 }
 
 function clockOf(phase: string, extra: Partial<CaptureClockInput> = {}) {
-  return deriveCaptureClock({ metrics: [{ file: 'metrics.txt', summary: metrics(phase) }], mtimes: { 'metrics.txt': WEEK_LATER, 'node.json': WEEK_LATER }, scrapeHangMs: 120_000, ...extra });
+  return deriveCaptureClock({ metrics: [{ file: 'metrics.txt', summary: metrics(phase), scrape: 'metrics' }], mtimes: { 'metrics.txt': WEEK_LATER, 'node.json': WEEK_LATER }, scrapeHangMs: 120_000, ...extra });
 }
 
 describe('what a /metrics body says about when it was served', () => {
