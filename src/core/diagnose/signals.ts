@@ -92,6 +92,15 @@ export function plegAgeText(ctx: CheckContext): string | undefined {
   return from === to ? `${from} ago` : `between ${from} and ${to} ago`;
 }
 
+/**
+ * What "now" is in an age against ctx.now: the collection, or for a folder without the collector's clock the
+ * newest time its evidence proves (so such ages are lower bounds).
+ */
+export function referenceWord(ctx: CheckContext): string {
+  if (ctx.evidence.captureClock === undefined) return 'collection';
+  return `${ctx.now.toISOString()}, the newest time the folder's evidence proves`;
+}
+
 export function plegAgeLine(ctx: CheckContext): EvidenceLine | undefined {
   const text = plegAgeText(ctx);
   const v = ctx.metrics?.plegLastSeenSeconds;

@@ -8,6 +8,7 @@ import { createDiagnoseCommand, EXIT_CHECK_FAILS } from '../../../../src/cli/com
 import { runCli } from '../../../../src/cli/dispatch';
 import type { KubeGateway } from '../../../../src/infra/kube/gateway';
 import { memoryIo } from '../../cli/memoryIo';
+import { nodeObject } from '../builders';
 import { copiedFolder, fixture132, frozenFiles, healthyFiles, healthyNode132, removeCopiedFolders } from './copiedFolder';
 
 afterAll(removeCopiedFolders);
@@ -113,5 +114,17 @@ describe('never a failure against contradicting evidence', () => {
     const pleg = r.check('pleg-health');
     expect(pleg.verdict).toBe('unknown');
     expect(pleg.summary).toMatch(/kubelet\.log runs to 2026-11-22T03:10:4\dZ, past the moment PLEG would have turned unhealthy \(2026-11-22T03:03:43Z\), without a "PLEG is not healthy" line/u);
+  });
+});
+
+describe('ages against "now" in a copied folder', () => {
+  it('lease lost: the heartbeat age is measured to the newest time the evidence proves, which the line names', async () => {
+    const node = nodeObject({ name: 'pleg-node', ready: 'Unknown', heartbeat: '2026-11-22T03:05:37Z', since: '2026-11-22T03:06:20Z' });
+    const events = { kind: 'EventList', apiVersion: 'v1', items: [{ reason: 'NodeNotReady', lastTimestamp: '2026-11-22T03:07:00Z', involvedObject: { kind: 'Node', name: 'pleg-node' } }] };
+    const r = await diagnoseFolder(copiedFolder({ 'node.json': JSON.stringify(node), 'events.json': JSON.stringify(events) }));
+    const lease = r.check('lease-lost');
+    expect(lease.verdict).toBe('fail');
+    expect(lease.evidence).toContain("last heartbeat 2026-11-22T03:05:37.000Z (1m23s before 2026-11-22T03:07:00.000Z, the newest time the folder's evidence proves)");
+    expect(r.err).toContain("the folder is dated 2026-11-22T03:07:00.000Z");
   });
 });
