@@ -148,9 +148,9 @@ export function deriveCaptureClock(input: CaptureClockInput): EvidenceClock {
   }
   for (const c of input.clockless ?? []) notes.push(`${c.file}: ${c.why}`);
 
-  // One note per fact: both /metrics files may find the same thing about the log.
   const metricsFiles: EvidenceClock['metricsFiles'] = {};
   for (const m of input.metrics) metricsFiles[m.scrape] = m.file;
+  // One note per fact: both /metrics files may find the same thing about the log.
   const clock: EvidenceClock = { files, metricsFiles, mtimes: { verdict: mtimes.verdict, text: mtimes.text }, notes: [...new Set([mtimes.text, ...notes])] };
   if (log !== undefined && input.kubeletLog !== undefined) {
     clock.log = { file: input.kubeletLog.file, plegUnhealthyMs: log.plegUnhealthyMs };
