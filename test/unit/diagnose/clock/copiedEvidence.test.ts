@@ -3,6 +3,8 @@
 // make a staleness check unknown when the time is uncertain, and never fail against contradicting evidence.
 // The files are the real kubelet 1.32 recording's (see copiedFolder.ts for the two derived Node objects).
 
+import { utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDiagnoseCommand, EXIT_CHECK_FAILS } from '../../../../src/cli/commands/diagnose';
 import { runCli } from '../../../../src/cli/dispatch';
@@ -85,6 +87,26 @@ describe('a frozen runtime, copied a week later', () => {
     const pleg = r.check('pleg-health');
     expect(pleg.verdict).toBe('fail');
     expect(pleg.summary).toMatch(/^PLEG is unhealthy: the last relist started between 4m50\.\ds and 8m20\.\ds ago/u);
+  });
+});
+
+describe('a folder gathered by hand, never copied', () => {
+  it('the files\' modification times differ, so each is a clock: metrics.txt between its last GC and when curl finished it', async () => {
+    const dir = copiedFolder(frozenFiles(false));
+    // When the recorder's requests ended (metrics-requests.txt, events.txt): each file written as it came.
+    const written: Record<string, string> = {
+      'node.json': '2026-11-22T03:05:46Z',
+      'metrics.txt': '2026-11-22T03:05:44.413Z',
+      'configz.json': '2026-11-22T02:59:49.047Z',
+      'healthz.txt': '2026-11-22T03:05:38.448Z',
+      'goroutines.txt': '2026-11-22T03:05:38.473Z',
+    };
+    for (const [name, iso] of Object.entries(written)) utimesSync(join(dir, name), new Date(iso), new Date(iso));
+    const r = await diagnoseFolder(dir);
+    expect(r.err).toContain("the files' modification times differ");
+    const pleg = r.check('pleg-health');
+    expect(pleg.verdict).toBe('fail');
+    expect(pleg.evidence.join('\n')).toMatch(/started between 4m50\.\ds and 5m1\.\ds ago \(clock: metrics\.txt's capture time from the evidence: metrics\.txt: go_memstats_last_gc_time_seconds = 2026-11-22T03:05:33Z: .*; metrics\.txt: modified 2026-11-22T03:05:44Z \(written as captured\)\)/u);
   });
 });
 
