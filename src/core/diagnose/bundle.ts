@@ -11,6 +11,7 @@ import { summarizeGoroutineDump } from '../parse/goroutineDump';
 import { parseHealthz } from '../parse/healthz';
 import { parseKubeletConfigz } from '../parse/kubeletConfigz';
 import { summarizeKubeletMetrics } from '../parse/kubeletMetrics';
+import { bundleClock } from './clock/bundleClock';
 import { EVIDENCE_SOURCES, type EvidenceSource, type Fetched, type NodeEvidence, type NodeSideEvidence } from './evidence';
 
 export const BUNDLE_FILES = {
@@ -149,11 +150,11 @@ export interface BundleReading {
 }
 
 /**
- * The bundle's evidence. `fallbackTime` is the collection time when the bundle has no manifest (the
- * reader passes the newest file's modification time): ages such as "PLEG last seen 4 min ago" are
- * measured from it.
+ * The bundle's evidence. With a manifest, its collectedAt is the clock. Without one, each file's capture
+ * time is derived from the evidence itself (clock/captureClock.ts), with `mtimes` (file name → epoch ms)
+ * as one clue among others; `fallbackTime` is the collection time only when nothing else tells it.
  */
-export function evidenceFromBundle(files: BundleFiles, fallbackTime: string): BundleReading {
+export function evidenceFromBundle(files: BundleFiles, fallbackTime: string, mtimes: Record<string, number> = {}): BundleReading {
   const manifest = readManifest(files.manifest);
   const node = readNode(files.node);
   const nodeName = node.metadata?.name ?? '';
@@ -214,7 +215,6 @@ export function evidenceFromBundle(files: BundleFiles, fallbackTime: string): Bu
     if (files.probes !== undefined) notes.push(`${BUNDLE_FILES.probes} is read only together with ${BUNDLE_FILES.snapshot}, which the bundle lacks`);
   }
   if (files.kubeletLog !== undefined) notes.push(`${BUNDLE_FILES.kubeletLog} is kept in the bundle for people; no check reads the kubelet log yet`);
-  if (manifest === undefined) notes.push(`no ${BUNDLE_FILES.manifest}: times are measured from ${fallbackTime}, the newest file's modification time`);
 
   const evidence: NodeEvidence = {
     context: manifest?.context ?? '',
@@ -231,5 +231,16 @@ export function evidenceFromBundle(files: BundleFiles, fallbackTime: string): Bu
     goroutines,
     nodeSide,
   };
+  if (manifest === undefined) {
+    const clock = bundleClock(evidence, BUNDLE_FILES, files.kubeletLog, mtimes);
+    evidence.captureClock = clock;
+    if (clock.referenceMs !== undefined) {
+      evidence.collectedAt = new Date(clock.referenceMs).toISOString();
+      notes.push(`no ${BUNDLE_FILES.manifest}: each file's capture time is taken from the evidence itself; the folder is dated ${evidence.collectedAt}`);
+    } else {
+      notes.push(`no ${BUNDLE_FILES.manifest} and nothing in the files tells when they were captured: the folder is dated ${fallbackTime}, the newest file's modification time`);
+    }
+    for (const line of clock.notes) notes.push(`clock: ${line}`);
+  }
   return { evidence, notes };
 }

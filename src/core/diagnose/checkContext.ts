@@ -16,6 +16,7 @@ import type {
 } from '../parse/kubeletEndpointTypes';
 import { histogramDelta, histogramQuantile } from '../parse/kubeletMetrics';
 import { parseKubeletVersion, type KubeletVersion } from '../pleg/profiles';
+import { plegAgeReading, stalenessDoubts, type PlegAgeReading } from './clock/plegAge';
 import type { Fetched, NodeEvidence, NodeSideEvidence } from './evidence';
 
 export const DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
@@ -52,8 +53,12 @@ export interface CheckContext {
   operations: Map<string, OperationView>;
   /** Relist durations: the interval's samples when there are any, else since kubelet start. */
   relist?: { histogram: HistogramSummary; cumulative: HistogramSummary; window: 'interval' | 'sinceStart'; p99Seconds?: number };
-  /** now − kubelet_pleg_last_seen_seconds. */
+  /** now − kubelet_pleg_last_seen_seconds, when the clock makes it one figure (see plegAge). */
   plegLastSeenAgeSeconds?: number;
+  /** The same age as a range, with the clock it was measured against. */
+  plegAge?: PlegAgeReading;
+  /** Evidence that the relist is running although a derived clock makes the metric stale (plegAge.ts). */
+  plegAgeDoubts?: string[];
   /** Discards gained between the scrapes, or undefined. */
   discardDelta?: number;
   runtimeRequestTimeoutMs: number;
@@ -216,12 +221,30 @@ export function buildCheckContext(evidence: NodeEvidence, now: Date): CheckConte
     ctx.relist = relist;
   }
   if (finite(metrics?.plegLastSeenSeconds) && metrics.plegLastSeenSeconds > 0) {
-    ctx.plegLastSeenAgeSeconds = now.getTime() / 1000 - metrics.plegLastSeenSeconds;
+    const lastSeen = metrics.plegLastSeenSeconds;
+    const clock = evidence.captureClock ?? undefined;
+    const file = (later !== undefined ? clock?.metricsFiles.metricsLater : clock?.metricsFiles.metrics) ?? '/metrics';
+    const reading = plegAgeReading(lastSeen, clock, file, now);
+    ctx.plegAge = reading;
+    if (reading.collectorClock) ctx.plegLastSeenAgeSeconds = reading.minSeconds;
+    if (clock !== undefined && reading.minSeconds > PLEG_THRESHOLD_SECONDS) {
+      const doubts = stalenessDoubts({ lastSeenSeconds: lastSeen, thresholdSeconds: PLEG_THRESHOLD_SECONDS, classification, clock, ...(ctx.goroutines !== undefined ? { goroutines: ctx.goroutines } : {}) });
+      if (doubts.length > 0) ctx.plegAgeDoubts = doubts;
+    }
   }
-  ctx.plegUnhealthy =
-    classification.verdict === 'pleg' ||
-    (ctx.plegLastSeenAgeSeconds !== undefined && ctx.plegLastSeenAgeSeconds > PLEG_THRESHOLD_SECONDS);
+  ctx.plegUnhealthy = classification.verdict === 'pleg' || plegStaleByMetric(ctx);
   return ctx;
+}
+
+/** The metric says, beyond doubt, that the last relist started more than 3 minutes before the capture. */
+export function plegStaleByMetric(ctx: Pick<CheckContext, 'plegAge' | 'plegAgeDoubts'>): boolean {
+  return ctx.plegAge !== undefined && ctx.plegAge.minSeconds > PLEG_THRESHOLD_SECONDS && (ctx.plegAgeDoubts?.length ?? 0) === 0;
+}
+
+/** The metric says the last relist started at most 3 minutes before the capture. */
+export function plegFreshByMetric(ctx: Pick<CheckContext, 'plegAge'>): boolean {
+  const max = ctx.plegAge?.maxSeconds;
+  return max !== undefined && max <= PLEG_THRESHOLD_SECONDS;
 }
 
 /** The Ready condition's status as classified ('missing' when there is none). */

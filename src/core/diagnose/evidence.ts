@@ -6,6 +6,7 @@
 import type { KubeEvent, KubeNode } from '../kube/objects';
 import type { CriSnapshot, NodeProbeReport } from '../node/nodeSnapshotTypes';
 import type { GoroutineSummary, HealthzReport, KubeletConfigz, KubeletMetricsSummary } from '../parse/kubeletEndpointTypes';
+import type { EvidenceClock } from './clock/clockTypes';
 
 export type Fetched<T> =
   | { status: 'ok'; value: T; ms: number }
@@ -49,6 +50,11 @@ export interface NodeEvidence {
   goroutines: Fetched<GoroutineSummary>;
   /** SSH + CRI + probes (src/infra/nodeSnapshot); skipped unless node access is allowed for the node. */
   nodeSide: Fetched<NodeSideEvidence>;
+  /**
+   * Evidence read from a folder without the collector's clock (no bundle.json): when each file was
+   * captured, as the files themselves tell (clock/captureClock.ts). Absent: ages use the collector's clock.
+   */
+  captureClock?: EvidenceClock;
 }
 
 /** The evidence sources by name, in the order the report lists them. */

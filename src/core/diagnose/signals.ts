@@ -81,11 +81,31 @@ export function metricsHangLine(ctx: CheckContext): EvidenceLine {
   return { origin: 'metrics', text: `/metrics did not answer within ${deadline} while /healthz?verbose answered${healthzMs}` };
 }
 
+/** How long ago the last relist started, as the clock allows: one figure, a range, or a lower bound. */
+export function plegAgeText(ctx: CheckContext): string | undefined {
+  const r = ctx.plegAge;
+  if (r === undefined) return undefined;
+  if (r.unknownBecause !== undefined) return 'an unknown time ago';
+  if (r.collectorClock) return `${age(r.minSeconds)} ago`;
+  if (r.maxSeconds === undefined) return `at least ${age(r.minSeconds)} ago`;
+  const [from, to] = [age(r.minSeconds), age(r.maxSeconds)];
+  return from === to ? `${from} ago` : `between ${from} and ${to} ago`;
+}
+
+/**
+ * What "now" is in an age against ctx.now: the collection, or for a folder without the collector's clock the
+ * newest time its evidence proves (so such ages are lower bounds).
+ */
+export function referenceWord(ctx: CheckContext): string {
+  if (ctx.evidence.captureClock === undefined) return 'collection';
+  return `${ctx.now.toISOString()}, the newest time the folder's evidence proves`;
+}
+
 export function plegAgeLine(ctx: CheckContext): EvidenceLine | undefined {
-  const a = ctx.plegLastSeenAgeSeconds;
+  const text = plegAgeText(ctx);
   const v = ctx.metrics?.plegLastSeenSeconds;
-  if (a === undefined || v === undefined) return undefined;
-  return { origin: 'metrics', text: `${quoted('kubelet_pleg_last_seen_seconds')} = ${v}: the last successful relist started ${age(a)} ago` };
+  if (text === undefined || v === undefined || ctx.plegAge === undefined) return undefined;
+  return { origin: 'metrics', text: `${quoted('kubelet_pleg_last_seen_seconds')} = ${v}: the last successful relist started ${text} (clock: ${ctx.plegAge.clock})` };
 }
 
 export function relistGoroutineLine(ctx: CheckContext): EvidenceLine | undefined {

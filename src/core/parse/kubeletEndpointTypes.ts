@@ -41,6 +41,20 @@ export interface KubeletMetricsSummary {
   legacyNames: boolean;
   /** How many samples the text held (a sanity figure for the report). */
   sampleCount: number;
+  /** What the body says about when it was served (it carries no timestamp): see core/diagnose/clock. */
+  served?: MetricsServedFacts;
+}
+
+/** Figures of a /metrics body that bound the moment it was served. */
+export interface MetricsServedFacts {
+  /** `go_memstats_last_gc_time_seconds`: unix seconds of the last Go GC before the body was gathered. */
+  lastGcSeconds?: number;
+  /** `process_start_time_seconds`. */
+  processStartSeconds?: number;
+  /** `go_gc_gogc_percent` (client_golang 1.12+): negative when GOGC=off, which also stops forced GCs. */
+  gogcPercent?: number;
+  /** Sum of `kubelet_http_requests_total{method="GET",path="metrics"}` over server types: this body answered that request. */
+  metricsRequests?: number;
 }
 
 /** The parts of `/configz` → `kubeletconfig` that matter for PLEG. */

@@ -3,7 +3,7 @@
 // histograms and `_total` counters, 1.17–1.18 `kubelet_running_pod_count`. When both old and new names are
 // exposed (the 1.15–1.17 deprecation window) the new ones win.
 
-import type { HistogramSummary, KubeletMetricsSummary, RuntimeOperationMetrics } from './kubeletEndpointTypes';
+import type { HistogramSummary, KubeletMetricsSummary, MetricsServedFacts, RuntimeOperationMetrics } from './kubeletEndpointTypes';
 import type { MetricFamily, Sample } from './prometheusText';
 import { parsePrometheusFloat, parsePrometheusText } from './prometheusText';
 
@@ -87,6 +87,9 @@ export function summarizeKubeletMetrics(text: string): KubeletMetricsSummary {
     summary.runningContainers = byState;
   }
 
+  const served = servedFacts(families);
+  if (served !== undefined) summary.served = served;
+
   const legacyOps = readRuntimeOperations(summary.runtimeOperations, families);
   const legacy = legacyOps || LEGACY_PLEG_NAMES.some((n) => families.has(n));
   summary.legacyNames = legacy && !MODERN_NAMES.some((n) => families.has(n));
@@ -138,6 +141,25 @@ function groupBy(samples: Sample[], label: string): Map<string, Sample[]> {
 }
 
 /** The value of a one-series gauge or counter (the first series when there are several). */
+/**
+ * The process figures that bound when the body was served. `kubelet_http_requests_total` is counted by the
+ * kubelet's Server.ServeHTTP (pkg/kubelet/server/server.go) when a request arrives, before it is handled,
+ * so the body of the Nth /metrics request since the start reads N.
+ */
+function servedFacts(families: Map<string, MetricFamily>): MetricsServedFacts | undefined {
+  const served: MetricsServedFacts = {};
+  const lastGc = scalar(families.get('go_memstats_last_gc_time_seconds'));
+  if (lastGc !== undefined && lastGc > 0) served.lastGcSeconds = lastGc;
+  const start = scalar(families.get('process_start_time_seconds'));
+  if (start !== undefined && start > 0) served.processStartSeconds = start;
+  const gogc = scalar(families.get('go_gc_gogc_percent'));
+  if (gogc !== undefined) served.gogcPercent = gogc;
+  const requests = families.get('kubelet_http_requests_total') ?? families.get('kubelet_http_requests');
+  const metricsSamples = requests?.samples.filter((s) => s.labels['path'] === 'metrics' && s.labels['method'] === 'GET') ?? [];
+  if (metricsSamples.length > 0) served.metricsRequests = metricsSamples.reduce((sum, s) => sum + s.value, 0);
+  return Object.keys(served).length > 0 ? served : undefined;
+}
+
 function scalar(family: MetricFamily | undefined): number | undefined {
   return family?.samples.find((s) => s.name === family.name)?.value;
 }

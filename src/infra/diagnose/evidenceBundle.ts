@@ -41,6 +41,7 @@ export async function readEvidenceBundle(dir: string): Promise<BundleReading> {
     throw new EvidenceBundleError(`cannot read ${dir}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const files: BundleFiles = {};
+  const mtimes: Record<string, number> = {};
   let newest = 0;
   const known = new Set<string>(Object.values(BUNDLE_FILES));
   for (const key of KEYS) {
@@ -52,11 +53,13 @@ export async function readEvidenceBundle(dir: string): Promise<BundleReading> {
     if (info.size > MAX_BUNDLE_FILE_BYTES) throw new EvidenceBundleError(`${path} is ${info.size} bytes, more than the ${MAX_BUNDLE_FILE_BYTES} a bundle file may have`);
     files[key] = await readFile(path, 'utf8');
     newest = Math.max(newest, info.mtimeMs);
+    mtimes[name] = info.mtimeMs;
   }
   if (Object.keys(files).length === 0) {
     throw new EvidenceBundleError(`${dir} holds none of the evidence bundle's files (${[...known].join(', ')})`);
   }
-  const reading = evidenceFromBundle(files, new Date(newest).toISOString());
+  // Modification times are one clue among others: a copy resets them all (core/diagnose/clock).
+  const reading = evidenceFromBundle(files, new Date(newest).toISOString(), mtimes);
   const ignored = entries.filter((e) => !known.has(e));
   if (ignored.length > 0) reading.notes.push(`ignored (not bundle files): ${ignored.join(', ')}`);
   return reading;

@@ -1,7 +1,8 @@
 // `pleg-doctor diagnose --evidence DIR` on bundles it has never seen: folders put together by hand from
 // the real kubelet 1.32 recording (test/fixtures/real-kubelet-1.32: containerd SIGSTOPped for 300 s),
-// with no manifest, the files' modification times as the only clock — as a person would gather them
-// with curl and kubectl. Plus the bundle format's own rules: any subset, clear errors, round trip.
+// with no manifest — as a person would gather them with curl and kubectl; their capture times come from
+// the files themselves (clock/copiedEvidence.test.ts has the copied folders). Plus the bundle format's own
+// rules: any subset, clear errors, round trip.
 
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,14 +79,16 @@ describe('diagnose --evidence on a bundle made by hand from a real kubelet 1.32'
     const runtime = json.checks.find((c) => c.id === 'runtime-hung');
     expect(runtime).toMatchObject({ cause: 'runtime-hang', verdict: 'fail' });
     expect(runtime?.evidence.join('\n')).toContain('blocked in `ListPodSandbox`');
-    // The relist has been stuck for ≈ 5 min: measured from the files' time, not the histogram.
-    expect(json.checks.find((c) => c.id === 'pleg-health')?.evidence.join('\n')).toMatch(/last successful relist started 4m5\d\.\ds ago/u);
+    // The relist has been stuck for ≈ 5 min: measured from the capture time the kubelet's own access-log
+    // line gives metrics.txt (the modification time, the scrape's start here, is earlier: not used).
+    expect(json.checks.find((c) => c.id === 'pleg-health')?.evidence.join('\n')).toMatch(/last successful relist started between 4m55\.\ds and 5m1\.\ds ago \(clock: metrics\.txt's capture time from the evidence: kubelet\.log line 3859/u);
     expect(json.checks.find((c) => c.id === 'stuck-container')?.verdict).not.toBe('fail');
     expect(json.checks.find((c) => c.id === 'syncloop-healthz')?.verdict).toBe('ok');
     // What the bundle lacked is unknown, never fail; and stderr says what was not used.
     expect(json.checks.find((c) => c.id === 'node-load')?.verdict).toBe('unknown');
     expect(r.err).toContain('kubelet.log is kept in the bundle for people; no check reads the kubelet log yet');
-    expect(r.err).toContain('no bundle.json: times are measured from 2026-11-22T03:05:38.404Z');
+    expect(r.err).toContain("no bundle.json: each file's capture time is taken from the evidence itself; the folder is dated 2026-11-22T03:07:14.406Z");
+    expect(r.err).toContain('clock: metrics.txt: captured between 2026-11-22T03:05:38Z and 2026-11-22T03:05:44Z');
     // Markdown works on the same bundle.
     const md = await cli(['--evidence', dir, '--format', 'md']);
     expect(md.out).toContain('### ⛔ The container runtime is not answering CRI calls');

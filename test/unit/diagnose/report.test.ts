@@ -16,7 +16,7 @@ describe('report layout', () => {
     expect(lines[2]).toBe('Context `prod-eu` · collected 2026-11-22T10:00:00.000Z · verdict `ready`');
     expect(md).toContain('## Findings\n\nNo problem found.\n\n## Checks');
     expect(md).toContain('| Check | Status | Note |');
-    expect(md).toContain('| PLEG health as the kubelet reports it | clear | last relist started 1s ago (healthy up to and including 3m0s) |');
+    expect(md).toContain("| PLEG health as the kubelet reports it | clear | last relist started 1s ago (healthy up to and including 3m0s; clock: the collector's clock (the scrape at 2026-11-22T10:00:00.000Z)) |");
     expect(md).toContain('| Source | Status | ms | Detail |');
     expect(md).toContain('| metrics | ok | 12 |  |');
     expect(md).toContain('| nodeSide | skipped | — | skipped — node access is not configured for this cluster |');

@@ -5,7 +5,7 @@
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
-import { readyLine } from '../signals';
+import { readyLine, referenceWord } from '../signals';
 import { missingNote } from '../sourceNotes';
 import { age } from '../textFormat';
 
@@ -19,7 +19,7 @@ export const leaseLostCheck: Check = {
     const lines: EvidenceLine[] = [readyLine(ctx)];
     if (c.lastHeartbeat !== undefined) {
       const ago = (ctx.now.getTime() - Date.parse(c.lastHeartbeat)) / 1000;
-      lines.push({ origin: 'node', text: `last heartbeat ${c.lastHeartbeat}${ago >= 0 ? ` (${age(ago)} before collection)` : ''}` });
+      lines.push({ origin: 'node', text: `last heartbeat ${c.lastHeartbeat}${ago >= 0 ? ` (${age(ago)} before ${referenceWord(ctx)})` : ''}` });
     }
     if (c.taints.some((t) => t.startsWith('node.kubernetes.io/unreachable'))) {
       lines.push({ origin: 'node', text: 'taint node.kubernetes.io/unreachable is set' });

@@ -6,7 +6,7 @@ import { clear, found, notApplicable, type Check, type CheckOutcome } from '../c
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
 import { lastKubeletStart } from '../nodeEvents';
-import { readyLine } from '../signals';
+import { readyLine, referenceWord } from '../signals';
 import { age } from '../textFormat';
 
 export const startupTransientCheck: Check = {
@@ -21,7 +21,7 @@ export const startupTransientCheck: Check = {
     }
     const lines: EvidenceLine[] = [readyLine(ctx)];
     const started = lastKubeletStart(ctx.events);
-    if (started !== undefined) lines.push({ origin: 'events', text: `kubelet "Starting" event ${age((ctx.now.getTime() - started) / 1000)} before collection` });
+    if (started !== undefined) lines.push({ origin: 'events', text: `kubelet "Starting" event ${age((ctx.now.getTime() - started) / 1000)} before ${referenceWord(ctx)}` });
     return found({
       cause: 11,
       severity: 'info',
