@@ -94,7 +94,9 @@ export async function runTimelineLiveCheck({ page, check, shot, log, node, conta
       const crossing = await waitForTimeline(page, node, (s) => s.prediction.startsWith('at this rate the threshold is crossed') || s.prediction.startsWith('PLEG is unhealthy'), { timeoutMs: 20_000 });
       const predictedAfterS = (Date.now() - frozenAt) / 1000;
       assert(crossing.prediction.startsWith('at this rate the threshold is crossed'), `the panel did not predict the crossing before PLEG turned unhealthy: "${crossing.prediction}"`);
-      const unhealthy = await waitForTimeline(page, node, (s) => s.prediction.startsWith('PLEG is unhealthy') && s.lanePixels[1] > (before?.lanePixels[1] ?? 0) + 100, { timeoutMs: THRESHOLD_MS + 20_000 });
+      // The predicted NotReady band starts at the predicted post: the kubelet's first status sync after the
+      // crossing, which the hung runtime delays by up to a sync (10.4 s) plus the runtime request timeout.
+      const unhealthy = await waitForTimeline(page, node, (s) => s.prediction.startsWith('PLEG is unhealthy') && s.lanePixels[1] > (before?.lanePixels[1] ?? 0) + 100, { timeoutMs: THRESHOLD_MS + 45_000 });
       const unhealthyAfterS = (Date.now() - frozenAt) / 1000;
       assert(predictedAfterS < unhealthyAfterS, 'the prediction did not come first');
       const details = await newestRelistDetails(page, node);
