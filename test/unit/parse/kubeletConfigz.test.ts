@@ -14,6 +14,7 @@ describe('parseKubeletConfigz', () => {
       featureGates: {},
       containerRuntimeEndpoint: 'unix:///var/lib/kubelet-test/runtime/containerd/containerd.sock',
       maxPods: 110,
+      nodeStatusUpdateFrequencyMs: 10_000,
       syncFrequencyMs: 60_000,
       cgroupDriver: 'cgroupfs',
       enableDebuggingHandlers: true,
