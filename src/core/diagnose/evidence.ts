@@ -6,6 +6,7 @@
 import type { KubeEvent, KubeNode } from '../kube/objects';
 import type { CriSnapshot, NodeProbeReport } from '../node/nodeSnapshotTypes';
 import type { GoroutineSummary, HealthzReport, KubeletConfigz, KubeletMetricsSummary } from '../parse/kubeletEndpointTypes';
+import type { KubeletLogEvidence } from './kubeletLog';
 
 export type Fetched<T> =
   | { status: 'ok'; value: T; ms: number }
@@ -49,8 +50,10 @@ export interface NodeEvidence {
   goroutines: Fetched<GoroutineSummary>;
   /** SSH + CRI + probes (src/infra/nodeSnapshot); skipped unless node access is allowed for the node. */
   nodeSide: Fetched<NodeSideEvidence>;
+  /** The kubelet's journal (over SSH, or the kubelet's NodeLogQuery) or a bundle's kubelet.log, as the log reader sees it. */
+  kubeletLog: Fetched<KubeletLogEvidence>;
 }
 
 /** The evidence sources by name, in the order the report lists them. */
-export const EVIDENCE_SOURCES = ['events', 'podCount', 'metrics', 'metricsLater', 'configz', 'healthz', 'goroutines', 'nodeSide'] as const;
+export const EVIDENCE_SOURCES = ['events', 'podCount', 'metrics', 'metricsLater', 'configz', 'healthz', 'goroutines', 'nodeSide', 'kubeletLog'] as const;
 export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];

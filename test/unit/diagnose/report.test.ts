@@ -58,11 +58,14 @@ describe('gaps', () => {
 
   it('all kubelet endpoints skipped by the setting: one gap naming the setting, the grant and its warning', () => {
     const d = diagnose(evidence(), { now: NOW });
-    expect(d.gaps).toHaveLength(2);
+    expect(d.gaps).toHaveLength(3);
     expect(d.gaps[0]).toContain('were not read: plegDoctor.diagnostics.useNodeProxy is off');
     expect(d.gaps[0]).toContain('`get` on `nodes/proxy`');
     expect(d.gaps[0]).toContain('not read-only');
     expect(d.gaps[1]).toContain('`plegDoctor.nodeAccess.clusters`');
+    // The log: how it could have been read.
+    expect(d.gaps[2]).toContain('The kubelet log was not read: no way to read it was given');
+    expect(d.gaps[2]).toContain('`enableSystemLogQuery: true`');
   });
 
   it('a timeout is reported as the endpoint hanging, which is evidence', () => {
