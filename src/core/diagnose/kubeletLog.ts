@@ -6,7 +6,7 @@
 // true only when the log was read in the same collection as the other evidence and not cut short.
 
 import { LogClock } from '../parse/logStretch';
-import { LogSequencer, reasonText, type ReaderFinding } from '../parse/logReader';
+import { LogSequencer, reasonText, roundSeconds, type ReaderFinding } from '../parse/logReader';
 import { classifyLogLine, readLineGeneral } from '../parse/logReaderLine';
 
 /** Where the log came from: a bundle's kubelet.log, `journalctl -u kubelet` over SSH, or the kubelet's NodeLogQuery. */
@@ -125,7 +125,7 @@ export function kubeletLogEvidence(text: string, reading: KubeletLogReading): Ku
   const endMs = lastMs !== undefined && maxEventMs !== undefined ? Math.max(lastMs, maxEventMs) : (lastMs ?? maxEventMs);
   const before = (line: number): number | undefined => {
     const ms = msOf.get(line);
-    return ms !== undefined && endMs !== undefined ? Math.max(0, (endMs - ms) / 1000) : undefined;
+    return ms !== undefined && endMs !== undefined ? roundSeconds(Math.max(0, (endMs - ms) / 1000)) : undefined;
   };
 
   const evidence: KubeletLogEvidence = {
@@ -149,7 +149,7 @@ export function kubeletLogEvidence(text: string, reading: KubeletLogReading): Ku
   if (firstMs !== undefined && lastMs !== undefined && first?.line !== last?.line) {
     // Both resolved on fresh clocks of the same base year; a log across New Year reads as its own span.
     const span = (lastMs - firstMs) / 1000;
-    if (span >= 0) evidence.spanSeconds = span;
+    if (span >= 0) evidence.spanSeconds = roundSeconds(span);
   }
 
   // Stretches are emitted when they close, so not in line order: sort them back.

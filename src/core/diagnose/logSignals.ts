@@ -7,7 +7,7 @@
 import type { EvidenceLine } from './diagnosis';
 import type { KubeletLogEvidence, LogLineRef, LogRefs, LogStretchRef } from './kubeletLog';
 import { stretchReasons } from './kubeletLog';
-import { age, plural, quoted, seconds } from './textFormat';
+import { age, plural, quoted } from './textFormat';
 
 /** A stretch or line this close to the log's last timed line is "at the end of the log". */
 export const LOG_END_SECONDS = 60;
@@ -52,27 +52,46 @@ export function lastOf<T>(items: readonly T[]): T | undefined {
   return items[items.length - 1];
 }
 
-/** The latest PLEG stretch still runs at the log's end. */
+/** The latest PLEG stretch runs into the log's last minute, and no recovery (a Ready line) follows it. */
 export function plegUnhealthyAtLogEnd(log: KubeletLogEvidence): boolean {
   const s = lastOf(log.plegStretches);
-  return s?.endsBeforeEndSeconds !== undefined && s.endsBeforeEndSeconds <= LOG_END_SECONDS;
+  if (s?.endsBeforeEndSeconds === undefined || s.endsBeforeEndSeconds > LOG_END_SECONDS) return false;
+  const recovered = recoveryInLog(log);
+  return recovered === undefined || recovered.line <= s.lastLine;
+}
+
+export interface LogRecovery {
+  /** 1-based line from which the log shows the node healthy again. */
+  line: number;
+  evidence: EvidenceLine;
 }
 
 /**
- * Where the log shows the node recovered: a "Node became Ready" after the last unhealthy line (PLEG or
- * skipped sync), with no unhealthy line in the log's last minute. Undefined when it does not show that.
+ * Where the log shows the node recovered after its last unhealthy line (PLEG or skipped sync): a "Node
+ * became Ready" after it with no NotReady later, or more than a minute of log after it without another
+ * one (the skip lines come at least every 5 s while it lasts). Undefined when the log shows neither.
  */
-export function recoveryInLog(log: KubeletLogEvidence): LogLineRef | undefined {
-  const lastBad = Math.max(lastOf(log.plegStretches)?.lastLine ?? 0, lastOf(log.skippedSyncStretches)?.lastLine ?? 0);
-  if (lastBad === 0) return undefined;
-  const badEnd = [lastOf(log.plegStretches), lastOf(log.skippedSyncStretches)].find((s) => s?.lastLine === lastBad)?.endsBeforeEndSeconds;
-  if (badEnd === undefined || badEnd <= LOG_END_SECONDS) return undefined;
-  return log.ready.recent.find((r) => r.line > lastBad);
-}
-
-export function recoveryLine(ready: LogLineRef, log: KubeletLogEvidence): EvidenceLine {
-  const after = ready.beforeEndSeconds !== undefined ? `, ${seconds(Math.round(ready.beforeEndSeconds))} before the log's last line${log.lastClock !== undefined ? ` (${log.lastClock})` : ''}` : '';
-  return { origin: 'kubeletLog', text: `kubelet log ${at(ready)}: the node became Ready again${after}, and no PLEG or sync-skip line follows` };
+export function recoveryInLog(log: KubeletLogEvidence): LogRecovery | undefined {
+  const pleg = lastOf(log.plegStretches);
+  // Start-up skips ("not completed yet", "yet to be successful") are every kubelet's first seconds.
+  const skip = lastOf(log.skippedSyncStretches.filter((s) => (s.reasons ?? []).some((r) => r !== 'runtime-status-pending' && r !== 'pleg-never')));
+  const bad = [pleg, skip].filter((s): s is LogStretchRef => s !== undefined).sort((a, b) => a.lastLine - b.lastLine).pop();
+  if (bad === undefined) return undefined;
+  const ready = log.ready.recent.find((r) => r.line > bad.lastLine);
+  const notReadyAfter = log.notReady.recent.some((r) => r.line > (ready?.line ?? bad.lastLine));
+  if (ready !== undefined && !notReadyAfter) {
+    const after = ready.beforeEndSeconds !== undefined && ready.beforeEndSeconds > 0 ? `, ${age(ready.beforeEndSeconds)} before the log's last line` : ', at the log\'s end';
+    return { line: ready.line, evidence: { origin: 'kubeletLog', text: `kubelet log ${at(ready)}: the node became Ready again${after}, and no PLEG or sync-skip line follows` } };
+  }
+  const quiet = bad.endsBeforeEndSeconds;
+  if (quiet !== undefined && quiet > LOG_END_SECONDS && !notReadyAfter) {
+    const end = log.lastClock !== undefined ? ` (to ${log.lastClock})` : '';
+    return {
+      line: bad.lastLine + 1,
+      evidence: { origin: 'kubeletLog', text: `kubelet log: no PLEG or sync-skip line after line ${bad.lastLine}${bad.lastClock !== undefined ? ` (${bad.lastClock})` : ''} for the last ${age(quiet)} of the log${end}; while PLEG is unhealthy the kubelet writes one at least every 5 s` },
+    };
+  }
+  return undefined;
 }
 
 /** NotReady transitions in the log: "3 NotReady transitions (lines 18, 240, 512)". */

@@ -9,7 +9,7 @@
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import { PLEG_THRESHOLD_SECONDS, type CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
-import { notReadyHistoryLine, plegStretchLine, plegUnhealthyAtLogEnd, recoveryInLog, recoveryLine } from '../logSignals';
+import { notReadyHistoryLine, plegStretchLine, plegUnhealthyAtLogEnd, recoveryInLog } from '../logSignals';
 import { plegAgeLine, readyLine, relistGoroutineLine } from '../signals';
 import { missingNote } from '../sourceNotes';
 import { age, plural } from '../textFormat';
@@ -96,13 +96,13 @@ export const plegHealthCheck: Check = {
       // not (either may be stale or skewed): a warning that says both, not a failure on one of them.
       const log = ctx.kubeletLog;
       const recovered = log !== undefined && log.contemporaneous ? recoveryInLog(log) : undefined;
-      if (log !== undefined && recovered !== undefined) {
-        lines.push(recoveryLine(recovered, log));
+      if (recovered !== undefined) {
+        lines.push(recovered.evidence);
         return found({
           severity: 'warning',
           title: 'PLEG was reported unhealthy, but the kubelet log shows it recovered',
           summary:
-            'The Ready condition or the PLEG metric still says PLEG is past its 3-minute threshold, while the kubelet log read in the same collection shows the node Ready again and no PLEG or sync-skip line since. One of them is out of date: diagnose again in a minute before acting.',
+            'The Ready condition or the PLEG metric still says PLEG is past its 3-minute threshold, while the kubelet log read in the same collection shows it healthy again: no PLEG or sync-skip line since. One of them is out of date (a status the kubelet could not post yet, or a clock that is off): diagnose again in a minute before acting.',
           evidence: lines,
           remediation: [NO_RESTART_LOOPS],
           refs: REFS,

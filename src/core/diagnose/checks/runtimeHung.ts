@@ -13,7 +13,7 @@ import type { CheckContext } from '../checkContext';
 import type { EvidenceLine, Remediation } from '../diagnosis';
 import type { LogLineRef } from '../kubeletLog';
 import { knownBadRuntime } from '../knownVersions';
-import { refsLine } from '../logSignals';
+import { recoveryInLog, refsLine } from '../logSignals';
 import {
   LIST_OPERATIONS,
   durationLine,
@@ -57,8 +57,10 @@ function logLines(ctx: CheckContext, unhealthyNow: boolean): Record<Bucket | 'pa
   if (log === undefined) return out;
   // A log read with the rest ends at the collection time: its last minutes are "now". A log of unknown
   // time (a bundle put together by hand) tells the present only while the node is unhealthy now.
+  // Lines before a recovery the log shows are over, however recent.
+  const recoveredAt = log.contemporaneous ? (recoveryInLog(log)?.line ?? 0) : 0;
   const recent = (r: LogLineRef): boolean =>
-    log.contemporaneous && r.beforeEndSeconds !== undefined ? r.beforeEndSeconds <= RECENT_LOG_SECONDS : unhealthyNow;
+    log.contemporaneous && r.beforeEndSeconds !== undefined ? r.beforeEndSeconds <= RECENT_LOG_SECONDS && r.line > recoveredAt : unhealthyNow;
   const kinds = [
     [log.relistFailures, 'relist failed, "GenericPLEG: Unable to retrieve pods"'],
     [log.runtimeDown, 'runtime status check failing'],
