@@ -59,6 +59,10 @@ export function nodeLogQueryRefusal(configz: KubeletConfigz | undefined): string
   return undefined;
 }
 
+function capText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${megabytes(bytes)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
 function windowText(how: string, minutes: number): string {
   return `${how}, last ${minutes} min`;
 }
@@ -89,7 +93,7 @@ async function overSsh(plan: KubeletLogPlan, ssh: NonNullable<KubeletLogPlan['ss
     const why = outcome.timedOut ? `journalctl gave nothing within ${plan.timeoutMs} ms` : `journalctl exit ${String(outcome.exitCode)}${outcome.stderr !== '' ? `: ${outcome.stderr.split('\n')[0] ?? ''}` : ''}`;
     return { failure: `SSH: ${why}`, timedOut: outcome.timedOut, ms: ms() };
   }
-  const cut = outcome.truncated ? `cut at the ${megabytes(plan.maxBytes)} MB cap` : outcome.timedOut ? `journalctl stopped at the ${plan.timeoutMs} ms deadline` : undefined;
+  const cut = outcome.truncated ? `cut at the ${capText(plan.maxBytes)} cap` : outcome.timedOut ? `journalctl stopped at the ${plan.timeoutMs} ms deadline` : undefined;
   return evidenceOf(outcome.text, 'ssh', windowText('journalctl -u kubelet over SSH', plan.windowMinutes), cut, ms(), request.signal);
 }
 
