@@ -1,8 +1,10 @@
 // Readings of the kubelet log that several checks share, as evidence lines that name the log's own line
 // numbers and clock times, so a reader can open the log at the line. "At the end of the log" means within
-// a minute of its last timed line: while PLEG or the runtime is unhealthy the kubelet writes a "Skipping
-// pod synchronization" line at least every 5 s (backoff 100 ms doubling to 5 s), so a minute of silence
-// after the last one means the skipping stopped.
+// a minute of its last timed line: while PLEG or the runtime is unhealthy the kubelet's sync loop writes a
+// "Skipping pod synchronization" line at least every 5 s (kubelet.go, Kubelet.syncLoop: backoff 100 ms
+// doubling to 5 s), so a minute of log without one means the skipping stopped, unless the loop itself is
+// blocked in a runtime call (it then logs nothing, as the real 1.32 recording shows for 2 min); that is why
+// a relist failure or runtime error after the last skip line rules the silence out as a recovery.
 
 import type { EvidenceLine } from './diagnosis';
 import type { KubeletLogEvidence, LogLineRef, LogRefs, LogStretchRef } from './kubeletLog';
@@ -69,7 +71,7 @@ export interface LogRecovery {
 /**
  * Where the log shows the node recovered after its last unhealthy line (PLEG or skipped sync): a "Node
  * became Ready" after it with no NotReady later, or more than a minute of log after it without another
- * one (the skip lines come at least every 5 s while it lasts). Undefined when the log shows neither.
+ * one and without a relist failure or runtime error. Undefined when the log shows neither.
  */
 export function recoveryInLog(log: KubeletLogEvidence): LogRecovery | undefined {
   const pleg = lastOf(log.plegStretches);
@@ -84,7 +86,8 @@ export function recoveryInLog(log: KubeletLogEvidence): LogRecovery | undefined 
     return { line: ready.line, evidence: { origin: 'kubeletLog', text: `kubelet log ${at(ready)}: the node became Ready again${after}, and no PLEG or sync-skip line follows` } };
   }
   const quiet = bad.endsBeforeEndSeconds;
-  if (quiet !== undefined && quiet > LOG_END_SECONDS && !notReadyAfter) {
+  const runtimeErrorsAfter = [...log.relistFailures.recent, ...log.runtimeDown.recent].some((r) => r.line > bad.lastLine);
+  if (quiet !== undefined && quiet > LOG_END_SECONDS && !notReadyAfter && !runtimeErrorsAfter) {
     const end = log.lastClock !== undefined ? ` (to ${log.lastClock})` : '';
     return {
       line: bad.lastLine + 1,
