@@ -52,7 +52,8 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
         }
         break;
       case 'forbidden':
-        if (!KUBELET_ENDPOINT_SOURCES.includes(source)) gaps.push(`${what} refused (403): ${String(f.message)}. Reading them needs get/list on ${source === 'events' ? 'events' : 'pods'}.`);
+        if (source === 'kubeletLog') gaps.push(`The kubelet log was refused (403): ${String(f.message)}. The NodeLogQuery goes through the node proxy: it needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING}`);
+        else if (!KUBELET_ENDPOINT_SOURCES.includes(source)) gaps.push(`${what} refused (403): ${String(f.message)}. Reading them needs get/list on ${source === 'events' ? 'events' : 'pods'}.`);
         break;
       case 'timeout':
         gaps.push(

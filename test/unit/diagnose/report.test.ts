@@ -68,6 +68,14 @@ describe('gaps', () => {
     expect(d.gaps[2]).toContain('`enableSystemLogQuery: true`');
   });
 
+  it('a kubelet log refused by the node proxy names the nodes/proxy grant, not a pods or events one', () => {
+    const d = diagnose(evidence({ kubeletLog: { status: 'forbidden', message: 'NodeLogQuery: 403 Forbidden', ms: 4 } }), { now: NOW });
+    const gap = d.gaps.find((g) => g.startsWith('The kubelet log was refused (403)'));
+    expect(gap).toContain('it needs `get` on `nodes/proxy`');
+    expect(gap).toContain('not read-only');
+    expect(d.gaps.join('\n')).not.toMatch(/kubelet log.*get\/list on pods/u);
+  });
+
   it('a timeout is reported as the endpoint hanging, which is evidence', () => {
     const d = diagnose(evidence({ metrics: TIMEOUT }), { now: NOW });
     expect(d.gaps).toContain('/metrics did not answer within 10s: the endpoint hung. That is evidence, not a tool failure (see the findings).');
