@@ -59,6 +59,8 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
         gaps.push(
           source === 'nodeSide'
             ? `The node side did not finish within ${seconds(f.deadlineMs / 1000)}.`
+            : source === 'kubeletLog'
+              ? `The kubelet log did not come within ${seconds(f.deadlineMs / 1000)}: a shorter window (\`--log-window\`) reads less.`
             : `${what} did not answer within ${seconds(f.deadlineMs / 1000)}: the endpoint hung. That is evidence, not a tool failure (see the findings).`,
         );
         break;

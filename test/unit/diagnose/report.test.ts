@@ -74,6 +74,9 @@ describe('gaps', () => {
     expect(gap).toContain('it needs `get` on `nodes/proxy`');
     expect(gap).toContain('not read-only');
     expect(d.gaps.join('\n')).not.toMatch(/kubelet log.*get\/list on pods/u);
+    // A log that did not come in time is not "the endpoint hung" evidence.
+    const late = diagnose(evidence({ kubeletLog: { status: 'timeout', ms: 15_000, deadlineMs: 15_000 } }), { now: NOW });
+    expect(late.gaps).toContain('The kubelet log did not come within 15s: a shorter window (`--log-window`) reads less.');
   });
 
   it('a timeout is reported as the endpoint hanging, which is evidence', () => {
