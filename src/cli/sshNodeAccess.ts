@@ -173,9 +173,8 @@ export async function openSshPool(command: string, host: string, args: SshArgs, 
   return { pool, plan };
 }
 
-/** Opens the pool (openSshPool), takes one snapshot, disposes the pool. */
-export async function snapshotOverSsh(command: string, host: string, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
-  const { pool, plan } = await openSshPool(command, host, args, io, logger);
+/** One snapshot on an open pool; a host key it does not know gets the advice on stderr. */
+export async function snapshotOnPool(pool: SshPool, plan: ConnectionPlan, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
   try {
     return await collectNodeSnapshot(pool.get(plan), plan, {
       ...(args.socket !== undefined ? { endpoint: args.socket } : {}),
@@ -189,6 +188,14 @@ export async function snapshotOverSsh(command: string, host: string, args: SshAr
   } catch (error) {
     if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice(error));
     throw error;
+  }
+}
+
+/** Opens the pool (openSshPool), takes one snapshot, disposes the pool. */
+export async function snapshotOverSsh(command: string, host: string, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
+  const { pool, plan } = await openSshPool(command, host, args, io, logger);
+  try {
+    return await snapshotOnPool(pool, plan, args, io, logger, signal);
   } finally {
     pool.dispose();
   }

@@ -1,6 +1,7 @@
 // `pleg-doctor diagnose --context C --node N …`: collects one node's evidence (the Node, its events and
 // pod count, the kubelet's /metrics twice, /configz, /healthz?verbose and the goroutine dump through the
-// node proxy, and with --ssh a CRI snapshot of the node), runs the check catalog and prints the report.
+// node proxy, the kubelet's log (journalctl over SSH with --ssh, else its NodeLogQuery through the node
+// proxy when the kubelet serves one), and with --ssh a CRI snapshot of the node), runs the check catalog and prints the report.
 // `--evidence DIR` judges a saved evidence bundle instead, reaching nothing; `--save-evidence DIR` writes
 // the collected evidence as one. It only reads: remediation in the report is advice, never run.
 
@@ -14,13 +15,15 @@ import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
+import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
+import { fetchKubeletJournal } from '../../infra/ssh/kubeletJournal';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
 import type { KubeGateway } from '../../infra/kube/gateway';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand, CliIo } from '../io';
-import { positiveInt, snapshotOverSsh, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven } from '../sshNodeAccess';
+import { openSshPool, positiveInt, snapshotOnPool, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven } from '../sshNodeAccess';
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 
@@ -31,8 +34,11 @@ export const DIAGNOSE_USAGE = `Usage: pleg-doctor diagnose --context NAME --node
 
 Collects one node's evidence and prints a report of the PLEG check catalog: the Node, its events and
 pod count; through the API server's node proxy the kubelet's /metrics (twice, an interval apart),
-/configz, /healthz?verbose and /debug/pprof/goroutine?debug=2, each with its own deadline; and with
---ssh a CRI snapshot of the node. Nothing is changed anywhere: remediation is printed, never run.
+/configz, /healthz?verbose and /debug/pprof/goroutine?debug=2, each with its own deadline; the kubelet's
+log of the last --log-window minutes (with --ssh \`journalctl -u kubelet\` on the node, else the kubelet's
+NodeLogQuery /logs/?query=kubelet, which needs its NodeLogQuery feature gate and enableSystemLogQuery:
+true); and with --ssh a CRI snapshot of the node. Nothing is changed anywhere: remediation is printed,
+never run.
 
 The node proxy needs \`get\` on nodes/proxy. That is NOT a read-only permission: the same grant reaches
 the kubelet's exec, run and port-forward endpoints. Use --no-node-proxy to diagnose without it.
@@ -52,6 +58,8 @@ Options:
   --proxy-timeout MS       deadline of each kubelet endpoint request (default 15000)
   --metrics-interval MS    wait between the two /metrics scrapes, 0 for one scrape (default 5000)
   --no-node-proxy          do not use the node proxy (the four kubelet endpoints are skipped)
+  --log-window MINUTES     how far back to read the kubelet log, 0 not to read it (default ${DEFAULT_LOG_WINDOW_MINUTES}; at
+                           most ${DEFAULT_LOG_MAX_BYTES / 1024 / 1024} MB, within --proxy-timeout, or --timeout over SSH)
   --verbose                log each source's outcome and time on stderr
 
 Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
@@ -78,6 +86,7 @@ interface DiagnoseArgs {
   format: 'markdown' | 'json';
   proxyTimeoutMs: number;
   metricsIntervalMs: number;
+  logWindowMinutes: number;
   useNodeProxy: boolean;
   verbose: boolean;
   ssh: boolean;
@@ -105,6 +114,7 @@ const SPEC = {
     format: { type: 'string' },
     'proxy-timeout': { type: 'string' },
     'metrics-interval': { type: 'string' },
+    'log-window': { type: 'string' },
     'no-node-proxy': { type: 'boolean' },
     verbose: { type: 'boolean' },
     ssh: { type: 'boolean' },
@@ -114,7 +124,7 @@ const SPEC = {
 } as const;
 
 /** Options that reach a live cluster or node: meaningless with --evidence. */
-const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'no-node-proxy', 'ssh'] as const;
+const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh'] as const;
 
 export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | BundleArgs | 'help' {
   const parsed = parseCommandArgs(argv, SPEC);
@@ -136,6 +146,7 @@ export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | Bundl
     format,
     proxyTimeoutMs: values['proxy-timeout'] !== undefined ? positiveInt('diagnose', '--proxy-timeout', values['proxy-timeout'], 3_600_000) : DEFAULT_PROXY_TIMEOUT_MS,
     metricsIntervalMs: values['metrics-interval'] !== undefined ? nonNegativeInt('--metrics-interval', values['metrics-interval'], 600_000) : DEFAULT_METRICS_INTERVAL_MS,
+    logWindowMinutes: values['log-window'] !== undefined ? nonNegativeInt('--log-window', values['log-window'], 7 * 24 * 60) : DEFAULT_LOG_WINDOW_MINUTES,
     useNodeProxy: values['no-node-proxy'] !== true,
     verbose: values.verbose === true,
     ssh: values.ssh === true,
@@ -215,22 +226,42 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       const sshArgs = args.sshArgs;
       const host = sshArgs.host ?? sshHostOf(node, args.node);
       const raw: RawKubeletBodies = {};
-      const evidence: NodeEvidence = await collectNodeEvidence({
-        gateway,
-        context: args.context,
-        node,
-        useNodeProxy: args.useNodeProxy,
-        proxyTimeoutMs: args.proxyTimeoutMs,
-        metricsIntervalMs: args.metricsIntervalMs,
-        ...(args.ssh
-          ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOverSsh('diagnose', host, sshArgs, io, logger, signal)) }
-          : { nodeSideSkipReason: 'no --ssh given' }),
-        logger,
-        signal: io.signal,
-        ...(args.saveEvidence !== undefined
-          ? { onRawBody: (source: keyof RawKubeletBodies, body: string, httpStatus: number) => void (source === 'healthz' ? (raw.healthz = { body, httpStatus }) : (raw[source] = body)) }
-          : {}),
-      });
+      // One pool for the snapshot and the journal: one connection, one host-key check.
+      const ssh = args.ssh ? await openSshPool('diagnose', host, sshArgs, io, logger) : undefined;
+      let evidence: NodeEvidence;
+      try {
+        const kubeletLog: KubeletLogPlan | undefined =
+          args.logWindowMinutes > 0
+            ? {
+                windowMinutes: args.logWindowMinutes,
+                maxBytes: DEFAULT_LOG_MAX_BYTES,
+                timeoutMs: ssh !== undefined ? Math.max(sshArgs.timeoutMs, args.proxyTimeoutMs) : args.proxyTimeoutMs,
+                nodeLogQuery: true,
+                ...(ssh !== undefined
+                  ? { ssh: (fetch) => fetchKubeletJournal(ssh.pool.get(ssh.plan), fetch.window, { timeoutMs: fetch.timeoutMs, maxBytes: fetch.maxBytes, signal: fetch.signal, sudo: sshArgs.sudo }) }
+                  : {}),
+              }
+            : undefined;
+        evidence = await collectNodeEvidence({
+          gateway,
+          context: args.context,
+          node,
+          useNodeProxy: args.useNodeProxy,
+          proxyTimeoutMs: args.proxyTimeoutMs,
+          metricsIntervalMs: args.metricsIntervalMs,
+          ...(ssh !== undefined
+            ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool(ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
+            : { nodeSideSkipReason: 'no --ssh given' }),
+          ...(kubeletLog !== undefined ? { kubeletLog } : { kubeletLogSkipReason: '--log-window 0' }),
+          logger,
+          signal: io.signal,
+          ...(args.saveEvidence !== undefined
+            ? { onRawBody: (source: keyof RawKubeletBodies, body: string, httpStatus: number) => void (source === 'healthz' ? (raw.healthz = { body, httpStatus }) : (raw[source] = body)) }
+            : {}),
+        });
+      } finally {
+        ssh?.pool.dispose();
+      }
       let bundleFailed = false;
       if (args.saveEvidence !== undefined) {
         try {

@@ -13,6 +13,7 @@ import { parseKubeletConfigz } from '../parse/kubeletConfigz';
 import { summarizeKubeletMetrics } from '../parse/kubeletMetrics';
 import { bundleClock } from './clock/bundleClock';
 import { EVIDENCE_SOURCES, type EvidenceSource, type Fetched, type NodeEvidence, type NodeSideEvidence } from './evidence';
+import { kubeletLogEvidence, type KubeletLogEvidence, type KubeletLogOrigin } from './kubeletLog';
 
 export const BUNDLE_FILES = {
   manifest: 'bundle.json',
@@ -39,7 +40,7 @@ export interface RawKubeletBodies {
   configz?: string;
   healthz?: { body: string; httpStatus: number };
   goroutines?: string;
-  /** The kubelet's journal (NodeLogQuery), when it was read. */
+  /** The kubelet's journal as read (over SSH or the NodeLogQuery), whole lines only. */
   kubeletLog?: string;
 }
 
@@ -56,6 +57,8 @@ export interface BundleManifest {
   podCount?: number;
   healthzHttpStatus?: number;
   nodeSide?: Omit<NodeSideEvidence, 'snapshot' | 'probes'>;
+  /** How kubelet.log was read, so a re-read judges it as it was collected. */
+  kubeletLog?: { origin: KubeletLogOrigin; window: string; cut?: string };
 }
 
 export class EvidenceBundleError extends Error {
@@ -88,7 +91,11 @@ export function bundleFilesOf(evidence: NodeEvidence, raw: RawKubeletBodies): Bu
   if (evidence.configz.status === 'ok' && raw.configz !== undefined) files.configz = raw.configz;
   if (evidence.healthz.status === 'ok' && raw.healthz !== undefined) files.healthz = raw.healthz.body;
   if (evidence.goroutines.status === 'ok' && raw.goroutines !== undefined) files.goroutines = raw.goroutines;
-  if (raw.kubeletLog !== undefined) files.kubeletLog = raw.kubeletLog;
+  if (evidence.kubeletLog.status === 'ok' && raw.kubeletLog !== undefined) {
+    files.kubeletLog = raw.kubeletLog;
+    const { origin, window, cut } = evidence.kubeletLog.value;
+    manifest.kubeletLog = cut !== undefined ? { origin, window, cut } : { origin, window };
+  }
   if (evidence.nodeSide.status === 'ok') {
     const { snapshot, probes, ...meta } = evidence.nodeSide.value;
     manifest.nodeSide = meta;
@@ -214,7 +221,23 @@ export function evidenceFromBundle(files: BundleFiles, fallbackTime: string, mti
     nodeSide = absent('nodeSide', BUNDLE_FILES.snapshot);
     if (files.probes !== undefined) notes.push(`${BUNDLE_FILES.probes} is read only together with ${BUNDLE_FILES.snapshot}, which the bundle lacks`);
   }
-  if (files.kubeletLog !== undefined) notes.push(`${BUNDLE_FILES.kubeletLog} is kept in the bundle for people; no check reads the kubelet log yet`);
+  let kubeletLog: Fetched<KubeletLogEvidence>;
+  if (files.kubeletLog !== undefined) {
+    // Written by an export, the log was read with the rest and reaches the collection time; put in by
+    // hand, it may be from any time, so its lines are history and never overrule the other sources.
+    const meta = manifest?.kubeletLog;
+    const exported = meta !== undefined && recorded('kubeletLog')?.status === 'ok';
+    const value = kubeletLogEvidence(files.kubeletLog, {
+      origin: exported ? meta.origin : 'bundle',
+      window: exported ? `${meta.window} (${BUNDLE_FILES.kubeletLog})` : `${BUNDLE_FILES.kubeletLog} of the bundle`,
+      contemporaneous: exported,
+      ...(exported && meta.cut !== undefined ? { cut: meta.cut } : {}),
+    });
+    kubeletLog = { status: 'ok', value, ms: ms('kubeletLog') };
+    if (!exported) notes.push(`${BUNDLE_FILES.kubeletLog} was not written with this bundle's manifest: its lines are read as history, not as the node's state when the other files were captured`);
+  } else {
+    kubeletLog = absent('kubeletLog', BUNDLE_FILES.kubeletLog);
+  }
 
   const evidence: NodeEvidence = {
     context: manifest?.context ?? '',
@@ -230,6 +253,7 @@ export function evidenceFromBundle(files: BundleFiles, fallbackTime: string, mti
     healthz,
     goroutines,
     nodeSide,
+    kubeletLog,
   };
   if (manifest === undefined) {
     const clock = bundleClock(evidence, BUNDLE_FILES, files.kubeletLog, mtimes);

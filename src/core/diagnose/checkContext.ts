@@ -18,6 +18,7 @@ import { histogramDelta, histogramQuantile } from '../parse/kubeletMetrics';
 import { parseKubeletVersion, type KubeletVersion } from '../pleg/profiles';
 import { plegAgeReading, stalenessDoubts, type PlegAgeReading } from './clock/plegAge';
 import type { Fetched, NodeEvidence, NodeSideEvidence } from './evidence';
+import type { KubeletLogEvidence } from './kubeletLog';
 
 export const DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
 /** Field guide §1 item 6: unhealthy only when the last relist started strictly more than this ago. */
@@ -71,6 +72,8 @@ export interface CheckContext {
   nodeSide?: NodeSideEvidence;
   snapshot?: CriSnapshot;
   probes?: NodeProbeReport;
+  /** What the kubelet log says (logSignals.ts reads it for the checks). */
+  kubeletLog?: KubeletLogEvidence;
   /** PLEG is unhealthy by the kubelet's Ready message or by the metric age. */
   plegUnhealthy: boolean;
 }
@@ -207,6 +210,8 @@ export function buildCheckContext(evidence: NodeEvidence, now: Date): CheckConte
     if (nodeSide.snapshot !== undefined) ctx.snapshot = nodeSide.snapshot;
     if (nodeSide.probes !== undefined) ctx.probes = nodeSide.probes;
   }
+  const kubeletLog = okValue(evidence.kubeletLog);
+  if (kubeletLog !== undefined && Array.isArray(kubeletLog.plegStretches)) ctx.kubeletLog = kubeletLog;
   const version = kubeletVersion(ctx);
   if (version !== undefined) ctx.kubelet = version;
 

@@ -7,6 +7,7 @@ import type { KubeEvent, KubeNode } from '../kube/objects';
 import type { CriSnapshot, NodeProbeReport } from '../node/nodeSnapshotTypes';
 import type { GoroutineSummary, HealthzReport, KubeletConfigz, KubeletMetricsSummary } from '../parse/kubeletEndpointTypes';
 import type { EvidenceClock } from './clock/clockTypes';
+import type { KubeletLogEvidence } from './kubeletLog';
 
 export type Fetched<T> =
   | { status: 'ok'; value: T; ms: number }
@@ -55,8 +56,10 @@ export interface NodeEvidence {
    * captured, as the files themselves tell (clock/captureClock.ts). Absent: ages use the collector's clock.
    */
   captureClock?: EvidenceClock;
+  /** The kubelet's journal (over SSH, or the kubelet's NodeLogQuery) or a bundle's kubelet.log, as the log reader sees it. */
+  kubeletLog: Fetched<KubeletLogEvidence>;
 }
 
 /** The evidence sources by name, in the order the report lists them. */
-export const EVIDENCE_SOURCES = ['events', 'podCount', 'metrics', 'metricsLater', 'configz', 'healthz', 'goroutines', 'nodeSide'] as const;
+export const EVIDENCE_SOURCES = ['events', 'podCount', 'metrics', 'metricsLater', 'configz', 'healthz', 'goroutines', 'nodeSide', 'kubeletLog'] as const;
 export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];

@@ -32,7 +32,7 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
     );
   }
   const metricsOk = fetchedOf(evidence, 'metrics')?.status === 'ok';
-  const sources: EvidenceSource[] = ['events', 'podCount', ...(allSkipped ? [] : KUBELET_ENDPOINT_SOURCES), 'nodeSide'];
+  const sources: EvidenceSource[] = ['events', 'podCount', ...(allSkipped ? [] : KUBELET_ENDPOINT_SOURCES), 'nodeSide', 'kubeletLog'];
   for (const source of sources) {
     const f = fetchedOf(evidence, source);
     const what = ENDPOINT_PATHS[source];
@@ -46,14 +46,21 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
           const cut = snapshotCut(evidence);
           if (cut !== undefined) gaps.push(cut);
         }
+        if (source === 'kubeletLog') {
+          const cut = (f.value as { cut?: unknown } | null | undefined)?.cut;
+          if (typeof cut === 'string') gaps.push(`The kubelet log stops before the collection time (${cut}): what it shows may be over; a shorter window reads to the end.`);
+        }
         break;
       case 'forbidden':
-        if (!KUBELET_ENDPOINT_SOURCES.includes(source)) gaps.push(`${what} refused (403): ${String(f.message)}. Reading them needs get/list on ${source === 'events' ? 'events' : 'pods'}.`);
+        if (source === 'kubeletLog') gaps.push(`The kubelet log was refused (403): ${String(f.message)}. The NodeLogQuery goes through the node proxy: it needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING}`);
+        else if (!KUBELET_ENDPOINT_SOURCES.includes(source)) gaps.push(`${what} refused (403): ${String(f.message)}. Reading them needs get/list on ${source === 'events' ? 'events' : 'pods'}.`);
         break;
       case 'timeout':
         gaps.push(
           source === 'nodeSide'
             ? `The node side did not finish within ${seconds(f.deadlineMs / 1000)}.`
+            : source === 'kubeletLog'
+              ? `The kubelet log did not come within ${seconds(f.deadlineMs / 1000)}: a shorter window (\`--log-window\`) reads less.`
             : `${what} did not answer within ${seconds(f.deadlineMs / 1000)}: the endpoint hung. That is evidence, not a tool failure (see the findings).`,
         );
         break;
@@ -69,6 +76,10 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
         if (source === 'nodeSide') {
           gaps.push(
             `The node side (SSH, CRI snapshot, probes) was skipped: ${String(f.reason)}. To enable it, list the cluster in \`plegDoctor.nodeAccess.clusters\` and turn on \`plegDoctor.diagnostics.nodeSide\`.`,
+          );
+        } else if (source === 'kubeletLog') {
+          gaps.push(
+            `The kubelet log was not read: ${String(f.reason)}. The checks read it over SSH (\`journalctl -u kubelet\`, with the node side) or through the kubelet's NodeLogQuery (\`/logs/?query=kubelet\`; feature gate NodeLogQuery and \`enableSystemLogQuery: true\`), or from an evidence bundle's kubelet.log.`,
           );
         } else if (source === 'metricsLater') {
           if (!metricsOk) break;

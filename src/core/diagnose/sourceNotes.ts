@@ -16,6 +16,7 @@ export const ENDPOINT_PATHS: Readonly<Record<EvidenceSource, string>> = {
   healthz: '/healthz?verbose',
   goroutines: '/debug/pprof/goroutine?debug=2',
   nodeSide: 'node side (SSH + CRI)',
+  kubeletLog: 'kubelet log',
 };
 
 function isFetched(v: unknown): v is Fetched<unknown> {

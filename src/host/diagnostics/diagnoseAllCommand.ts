@@ -10,6 +10,7 @@ import { isUnhealthy } from '../../core/tree/verdictPresentation';
 import { anyCheckFails } from '../../core/diagnose/verdicts';
 import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
+import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES } from '../../infra/diagnose/collectKubeletLog';
 import { DEFAULT_MANY_CONCURRENCY, diagnoseMany, type ManyOutcome } from '../../infra/diagnose/diagnoseMany';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
@@ -70,6 +71,8 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
               proxyTimeoutMs: config.proxyTimeoutMs,
               metricsIntervalMs: config.metricsIntervalMs,
               nodeSideSkipReason: 'Diagnose All NotReady Nodes reads the API tier only; run Diagnose Node on this node for the node side',
+              // The API tier only: the kubelet's NodeLogQuery where it serves one, never SSH.
+              kubeletLog: { windowMinutes: DEFAULT_LOG_WINDOW_MINUTES, maxBytes: DEFAULT_LOG_MAX_BYTES, timeoutMs: config.proxyTimeoutMs, nodeLogQuery: true },
               logger,
               signal,
             }),

@@ -1,5 +1,6 @@
 // "Diagnose Node": node row (or quick pick) → evidence from the API server, the kubelet through the node
-// proxy and, when allowed, the node over SSH (collectNodeEvidence, cancellable progress) → the pure
+// proxy and, when allowed, the node over SSH; the kubelet's log over the same SSH access or its NodeLogQuery
+// (collectNodeEvidence, cancellable progress) → the pure
 // checks (diagnose) → a Markdown report document with its preview, and a notification with the headline.
 // Nothing here changes the cluster or the node: remediation is text in the report.
 
@@ -11,10 +12,12 @@ import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence, type CollectEvidenceOptions, type EvidenceStage } from '../../infra/diagnose/collectEvidence';
+import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
 import { readNodeAccessConfig } from '../config/settings';
+import { loadNodeAccessBundle } from '../lazyBundles';
 import { t } from '../l10n';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import { pickNode } from '../nodeAccess/nodePicker';
@@ -68,6 +71,25 @@ function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: Diagnos
   };
 }
 
+/**
+ * The kubelet log's ways for this node: journalctl over the node access (only where the node side may
+ * run, so the same consent covers both), and the kubelet's NodeLogQuery when the node proxy is used.
+ */
+export function planKubeletLog(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, nodeSideRuns: boolean): KubeletLogPlan {
+  const plan: KubeletLogPlan = { windowMinutes: DEFAULT_LOG_WINDOW_MINUTES, maxBytes: DEFAULT_LOG_MAX_BYTES, timeoutMs: config.proxyTimeoutMs, nodeLogQuery: config.useNodeProxy };
+  if (!nodeSideRuns) return plan;
+  plan.ssh = async (fetch) => {
+    const access = readNodeAccessConfig();
+    const blocking = problemsBlocking(access.problems, entry.context, entry.name);
+    if (blocking.length > 0) throw new Error(`the node access settings have problems: ${blocking.map((p) => p.message).join('; ')}`);
+    const loaded = await deps.nodeAccess.load();
+    const bundle = await loadNodeAccessBundle();
+    const { outcome } = await bundle.fetchKubeletJournalOverSsh(loaded.pools, { entry, config: access.config, window: fetch.window, timeoutMs: fetch.timeoutMs, maxBytes: fetch.maxBytes, signal: fetch.signal });
+    return outcome;
+  };
+  return plan;
+}
+
 /** Collects one node's evidence under a cancellable progress notification (also used by Export Evidence Bundle). */
 export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, onRawBody?: CollectEvidenceOptions['onRawBody']): Promise<Outcome> {
   const { logger } = deps;
@@ -94,6 +116,7 @@ export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps:
         proxyTimeoutMs: config.proxyTimeoutMs,
         metricsIntervalMs: config.metricsIntervalMs,
         ...nodeSide,
+        kubeletLog: planKubeletLog(entry, config, deps, 'nodeSide' in nodeSide),
         logger,
         signal: controller.signal,
         ...(onRawBody !== undefined ? { onRawBody } : {}),

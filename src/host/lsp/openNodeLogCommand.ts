@@ -1,15 +1,16 @@
 // "Open Kubelet Log from Node…": the kubelet unit's journal for a chosen window, shown as a read-only
 // `kubelet-log` document so the log server analyses it. Two ways to fetch it, each with a deadline, an
 // output cap and cancellation: over SSH (`journalctl -u kubelet --since … --until … -o short-precise`, see
-// src/host/kubeletLogJournal.ts) when node access is configured for the node's context, else through the
+// src/infra/ssh/kubeletJournal.ts) when node access is configured for the node's context, else through the
 // API server's NodeLogQuery (`/api/v1/nodes/{node}/proxy/logs/?query=kubelet`). When SSH fails, the
 // NodeLogQuery is tried next; the user is told which one gave the log.
 
 import * as vscode from 'vscode';
 import { journalWindow, megabytes, type JournalOutcome } from '../../core/parse/kubeletLogJournal';
-import { classifyLogQueryStatus, isLogDirectoryListing, kubeletLogQueryPath, LOG_WINDOWS_MINUTES } from '../../core/parse/logReaderNodeQuery';
+import { kubeletLogQueryPath, LOG_WINDOWS_MINUTES } from '../../core/parse/logReaderNodeQuery';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
+import { queryKubeletLog } from '../../infra/kube/kubeletLogQuery';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
 import { readNodeAccessConfig } from '../config/settings';
@@ -99,34 +100,32 @@ async function fetchOverSsh(entry: NodeEntry, minutes: number, deps: OpenNodeLog
 async function fetchThroughNodeLogQuery(entry: NodeEntry, minutes: number, deps: OpenNodeLogDeps): Promise<Fetched> {
   const gateway = deps.session.kube;
   if (gateway === undefined) return { kind: 'failed', message: t('The kubeconfig is not loaded yet.') };
-  const path = kubeletLogQueryPath(Date.now() - minutes * 60_000);
-  deps.logger.info(`kubelet log of ${entry.name} (context ${entry.context}): GET nodes/${entry.name}/proxy${path}`);
+  const since = Date.now() - minutes * 60_000;
+  deps.logger.info(`kubelet log of ${entry.name} (context ${entry.context}): GET nodes/${entry.name}/proxy${kubeletLogQueryPath(since)}`);
   const result = await withCancellableProgress(t('Fetching the kubelet log of {0}', entry.name), (signal) =>
-    gateway.nodeProxyGet(entry.context, entry.name, path, { timeoutMs: QUERY_TIMEOUT_MS, maxBytes: MAX_LOG_BYTES, signal }),
+    queryKubeletLog(gateway, entry.context, entry.name, since, { timeoutMs: QUERY_TIMEOUT_MS, maxBytes: MAX_LOG_BYTES, signal }),
   );
   if (result === undefined) return { kind: 'cancelled' };
-  if (result.kind !== 'ok') {
-    let message: string;
-    if (result.kind === 'timeout') message = t('The kubelet log query of {0} got no answer within {1} s.', entry.name, QUERY_TIMEOUT_MS / 1000);
-    else if (result.kind === 'failed') message = t('The kubelet log query of {0} failed: {1}', entry.name, result.error.message);
-    else {
-      const cause = classifyLogQueryStatus(result.httpStatus);
-      message =
-        cause === 'not-enabled'
-          ? t('{0} does not serve its logs (HTTP {1}): the kubelet needs the NodeLogQuery feature gate and enableSystemLogQuery: true.', entry.name, result.httpStatus)
-          : cause === 'forbidden'
-            ? t('Reading the log of {0} is forbidden (HTTP {1}): it needs get on nodes/proxy.', entry.name, result.httpStatus)
-            : t('The kubelet log query of {0} failed: {1}', entry.name, result.error.message);
-    }
-    deps.logger.warn(`kubelet log of ${entry.name}: ${message}`);
-    return { kind: 'failed', message };
+  if (result.kind === 'log') return { kind: 'log', text: result.text, source: 'nodelogquery' };
+  let message: string;
+  switch (result.kind) {
+    case 'timeout':
+      message = t('The kubelet log query of {0} got no answer within {1} s.', entry.name, QUERY_TIMEOUT_MS / 1000);
+      break;
+    case 'not-enabled':
+      message = result.listing
+        ? t('{0} answered with its /var/log listing instead of the kubelet journal: the kubelet needs the NodeLogQuery feature gate and enableSystemLogQuery: true.', entry.name)
+        : t('{0} does not serve its logs (HTTP {1}): the kubelet needs the NodeLogQuery feature gate and enableSystemLogQuery: true.', entry.name, result.httpStatus);
+      break;
+    case 'forbidden':
+      message = t('Reading the log of {0} is forbidden (HTTP {1}): it needs get on nodes/proxy.', entry.name, result.httpStatus);
+      break;
+    case 'failed':
+      message = t('The kubelet log query of {0} failed: {1}', entry.name, result.message);
+      break;
   }
-  if (isLogDirectoryListing(result.body)) {
-    const message = t('{0} answered with its /var/log listing instead of the kubelet journal: the kubelet needs the NodeLogQuery feature gate and enableSystemLogQuery: true.', entry.name);
-    deps.logger.warn(`kubelet log of ${entry.name}: ${message}`);
-    return { kind: 'failed', message };
-  }
-  return { kind: 'log', text: result.body, source: 'nodelogquery' };
+  deps.logger.warn(`kubelet log of ${entry.name}: ${message}`);
+  return { kind: 'failed', message };
 }
 
 function windowLabel(minutes: number): string {

@@ -1,10 +1,12 @@
 // Collects what a diagnosis of one node is made from: the API reads (events, pod count), the kubelet's
 // endpoints through the node proxy (/metrics twice, /configz, /healthz?verbose, the goroutine dump) and,
-// when allowed, the node side (SSH + CRI snapshot + probes). Sources run in parallel, each with its own
+// when allowed, the node side (SSH + CRI snapshot + probes) and the kubelet's log (collectKubeletLog.ts:
+// journalctl over SSH, or the kubelet's NodeLogQuery through the node proxy). Sources run in parallel, each with its own
 // deadline, and every failure is recorded as that source's status: a /metrics that hangs while /healthz
 // answers is the hung-shim signature, not a tool error. Only cancellation rejects.
 
 import type { Fetched, NodeEvidence, NodeSideEvidence } from '../../core/diagnose/evidence';
+import type { KubeletLogEvidence } from '../../core/diagnose/kubeletLog';
 import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import { parseHealthz } from '../../core/parse/healthz';
 import { parseKubeletConfigz } from '../../core/parse/kubeletConfigz';
@@ -15,6 +17,7 @@ import type { Logger } from '../../core/util/logger';
 import { KubeRequestError } from '../kube/createGateway';
 import type { KubeGateway } from '../kube/gateway';
 import { proxyAbortError } from '../kube/nodeProxy';
+import { collectKubeletLog, type KubeletLogPlan } from './collectKubeletLog';
 import { fetchKubeletEndpoint } from './fetchKubeletEndpoint';
 import type { KubeletEndpoint } from './fetchKubeletEndpoint';
 
@@ -33,6 +36,9 @@ export interface CollectEvidenceOptions {
   /** Absent → nodeSide skipped with nodeSideSkipReason. */
   nodeSide?: (signal: AbortSignal) => Promise<NodeSideEvidence>;
   nodeSideSkipReason?: string;
+  /** How to read the kubelet's log; absent → kubeletLog skipped with kubeletLogSkipReason. */
+  kubeletLog?: KubeletLogPlan;
+  kubeletLogSkipReason?: string;
   logger: Logger;
   signal?: AbortSignal;
   onStage?: (stage: EvidenceStage) => void;
@@ -41,7 +47,7 @@ export interface CollectEvidenceOptions {
   now?: () => Date;
 }
 
-export type RawBodySource = 'metrics' | 'metricsLater' | 'configz' | 'healthz' | 'goroutines';
+export type RawBodySource = 'metrics' | 'metricsLater' | 'configz' | 'healthz' | 'goroutines' | 'kubeletLog';
 
 /** The endpoint with its raw body handed to `sink` first; parsing is unchanged. */
 function tapped<T>(endpoint: KubeletEndpoint<T>, source: RawBodySource, sink: CollectEvidenceOptions['onRawBody']): KubeletEndpoint<T> {
@@ -57,6 +63,7 @@ function tapped<T>(endpoint: KubeletEndpoint<T>, source: RawBodySource, sink: Co
 
 export const NODE_PROXY_OFF_REASON = 'plegDoctor.diagnostics.useNodeProxy is off';
 export const DEFAULT_NODE_SIDE_SKIP_REASON = 'node access is not configured for this node';
+export const DEFAULT_KUBELET_LOG_SKIP_REASON = 'no way to read it was given (node access or the node proxy)';
 
 export const KUBELET_ENDPOINTS = {
   metrics: { path: '/metrics', parse: (body) => summarizeKubeletMetrics(body) } satisfies KubeletEndpoint<KubeletMetricsSummary>,
@@ -182,7 +189,21 @@ export async function collectNodeEvidence(options: CollectEvidenceOptions): Prom
       );
     }
 
-    const [e, p, m, ml, c, h, g, n] = await Promise.all([events, podCount, metrics, metricsLater, configz, healthz, goroutines, nodeSide]);
+    let kubeletLog: Promise<Fetched<KubeletLogEvidence>>;
+    const plan = options.kubeletLog;
+    if (plan === undefined || (plan.ssh === undefined && !(plan.nodeLogQuery && options.useNodeProxy))) {
+      const reason = plan === undefined ? (options.kubeletLogSkipReason ?? DEFAULT_KUBELET_LOG_SKIP_REASON) : `no node access and ${NODE_PROXY_OFF_REASON}`;
+      kubeletLog = Promise.resolve(log('kubeletLog', { status: 'skipped', reason }));
+    } else {
+      const effective: KubeletLogPlan = { ...plan, nodeLogQuery: plan.nodeLogQuery && options.useNodeProxy };
+      const nowMs = Date.parse(collectedAt);
+      kubeletLog = collectKubeletLog(effective, { gateway, context, node: nodeName, signal, configz, nowMs }).then((got) => {
+        if (got.text !== undefined) options.onRawBody?.('kubeletLog', got.text, 200);
+        return log('kubeletLog', got.fetched);
+      });
+    }
+
+    const [e, p, m, ml, c, h, g, n, k] = await Promise.all([events, podCount, metrics, metricsLater, configz, healthz, goroutines, nodeSide, kubeletLog]);
     return {
       context,
       nodeName,
@@ -197,6 +218,7 @@ export async function collectNodeEvidence(options: CollectEvidenceOptions): Prom
       healthz: h,
       goroutines: g,
       nodeSide: n,
+      kubeletLog: k,
     };
   };
 

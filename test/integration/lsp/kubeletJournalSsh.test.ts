@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { journalWindow } from '../../../src/core/parse/kubeletLogJournal';
 import type { SshConnection } from '../../../src/infra/ssh/connection';
-import { fetchKubeletJournal, runJournalCommand } from '../../../src/host/kubeletLogJournal';
+import { fetchKubeletJournal, runJournalCommand } from '../../../src/infra/ssh/kubeletJournal';
 import { connect, remoteProcesses, removeScratch, scratchDir, stack } from '../ssh/kit';
 
 const env = stack();

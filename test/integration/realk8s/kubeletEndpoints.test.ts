@@ -9,6 +9,8 @@ import { parseKubeletConfigz } from '../../../src/core/parse/kubeletConfigz';
 import { summarizeGoroutineDump } from '../../../src/core/parse/goroutineDump';
 import { summarizeKubeletMetrics } from '../../../src/core/parse/kubeletMetrics';
 import { KUBELET_ENDPOINTS } from '../../../src/infra/diagnose/collectEvidence';
+import { nodeLogQueryRefusal } from '../../../src/infra/diagnose/collectKubeletLog';
+import { queryKubeletLog } from '../../../src/infra/kube/kubeletLogQuery';
 import { createKubeGateway } from '../../../src/infra/kube/createGateway';
 import type { KubeGateway } from '../../../src/infra/kube/gateway';
 import type { RealCluster } from './cluster';
@@ -110,6 +112,13 @@ describe('the real kubelet through the node proxy', () => {
   it('/logs/?query=kubelet without the NodeLogQuery gate: the /var/log listing, which the log command refuses to open as a journal', async () => {
     const body = await fetchOk(kubeletLogQueryPath(Date.now() - 15 * 60_000));
     expect(isLogDirectoryListing(body), body.slice(0, 300)).toBe(true);
+  });
+
+  it('the diagnosis reads the real configz as "serves no journal" and does not ask; asked anyway, the kubelet answers with its listing', async () => {
+    const configz = parseKubeletConfigz(await fetchOk(KUBELET_ENDPOINTS.configz.path));
+    expect(nodeLogQueryRefusal(configz)).toBe('the kubelet’s configuration has no enableSystemLogQuery: true (/configz), so it serves no journal');
+    const r = await queryKubeletLog(gateway, context, cluster.nodeName, Date.now() - 15 * 60_000, { timeoutMs: 15_000, maxBytes: 16 * 1024 * 1024 });
+    expect(r).toMatchObject({ kind: 'not-enabled', listing: true, httpStatus: 200 });
   });
 
   it('a deadline that passes is an outcome: a 5 s CPU profile asked with a 1 s deadline', async () => {

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { CHECK_CATALOG } from '../../../src/core/diagnose/catalog';
 import type { Diagnosis } from '../../../src/core/diagnose/diagnosis';
 import type { Fetched, NodeEvidence } from '../../../src/core/diagnose/evidence';
+import { kubeletLogEvidence } from '../../../src/core/diagnose/kubeletLog';
 import { renderDiagnosisMarkdown } from '../../../src/core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
 import type { HistogramSummary, KubeletMetricsSummary } from '../../../src/core/parse/kubeletEndpointTypes';
@@ -75,6 +76,20 @@ const node = fc.oneof(
   fc.anything() as fc.Arbitrary<never>,
 );
 
+/** Lines of the real kubelet logs the reader knows (test/fixtures/real-kubelet-1.32, k8s-current), in any order. */
+const LOG_LINES = [
+  'I1122 02:59:17.101010  123456 server.go:486] "Kubelet version" kubeletVersion="v1.32.10-kubeedge1"',
+  'E1122 03:02:44.515342  123456 generic.go:241] "GenericPLEG: Unable to retrieve pods" err="rpc error: code = DeadlineExceeded desc = context deadline exceeded"',
+  'E1122 03:02:45.101010  123456 kubelet.go:2433] "Skipping pod synchronization" err="container runtime is down"',
+  'E1122 03:03:46.401010  123456 kubelet.go:2433] "Skipping pod synchronization" err="[container runtime is down, PLEG is not healthy: pleg was last seen active 3m3.143817273s ago; threshold is 3m0s]"',
+  'E1122 03:02:47.101010  123456 kubelet.go:3005] "Container runtime sanity check failed" err="rpc error: code = Unavailable desc = connection error"',
+  'I1122 03:20:26.101010  999 kubelet_node_status.go:715] "Recording event message for node" node="n" event="NodeNotReady"',
+  'I1122 03:23:17.101010  999 kubelet_node_status.go:715] "Recording event message for node" node="n" event="NodeReady"',
+  'Nov 22 03:05:41.100000 node kubelet[777]: I1122 03:05:41.100000     777 server.go:486] "Kubelet version" kubeletVersion="v1.32.10"',
+  'garbage line',
+  '',
+];
+
 const wellFormed: fc.Arbitrary<NodeEvidence> = fc.record({
   context: fc.string(),
   nodeName: fc.string(),
@@ -96,6 +111,11 @@ const wellFormed: fc.Arbitrary<NodeEvidence> = fc.record({
       snapshot: emptySnapshot({ findings: [{ kind: 'hungShim', sandboxId: 'abc', podName: 'p', podNamespace: 'n', message: 'm' }] }),
       probes: probes({ systemd: { status: 'ok', durationMs: 1, value: { version: 219, full: '219' } } }),
     }),
+  ),
+  kubeletLog: fetched(
+    fc
+      .tuple(fc.array(fc.constantFrom(...LOG_LINES), { maxLength: 40 }), fc.boolean(), fc.option(fc.constant('cut at the 16 MB cap'), { nil: undefined }))
+      .map(([lines, contemporaneous, cut]) => kubeletLogEvidence(lines.join('\n'), { origin: 'ssh', window: 'w', contemporaneous, ...(cut !== undefined ? { cut } : {}) })),
   ),
 });
 

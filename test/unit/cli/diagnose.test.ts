@@ -1,7 +1,7 @@
 // `pleg-doctor diagnose` in-process with an in-memory gateway whose node proxy is the demo's kubelets
 // (no network): option parsing, exit codes, both output formats, and what reaches the gateway.
 
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,7 +41,10 @@ interface Calls {
   disposed: boolean;
 }
 
-function fakeGateway(at: { origin: number; now: number }, options: { forbidProxy?: boolean; apiDown?: boolean; hangProxy?: boolean } = {}): { factory: DiagnoseGatewayFactory; calls: Calls } {
+function fakeGateway(
+  at: { origin: number; now: number },
+  options: { forbidProxy?: boolean; apiDown?: boolean; hangProxy?: boolean; /** A kubelet that serves this journal (configz enableSystemLogQuery: true). */ journal?: string } = {},
+): { factory: DiagnoseGatewayFactory; calls: Calls } {
   const nowMs = at.now;
   const nodes = new Map(specs.map((s) => [s.name, demoNodeAt(s, at.origin, nowMs)]));
   const kubelets = demoKubeletProxy((n) => nodes.get(n), () => new Date(nowMs));
@@ -71,7 +74,9 @@ function fakeGateway(at: { origin: number; now: number }, options: { forbidProxy
         }
         if (options.forbidProxy) return { kind: 'httpError', httpStatus: 403, body: '', ms: 1, error: { kind: 'forbidden', message: '403 Forbidden: cannot get nodes/proxy', verb: 'get', resource: 'nodes/proxy' } };
         const url = new URL(path, 'http://kubelet');
+        if (options.journal !== undefined && url.pathname === '/logs/' && url.searchParams.get('query') === 'kubelet') return { kind: 'ok', body: options.journal, ms: 1 };
         const answer = await kubelets(name, url.pathname, url.searchParams);
+        if (options.journal !== undefined && answer !== undefined && url.pathname === '/configz') answer.body = answer.body.replace('"enableSystemLogQuery":false', '"enableSystemLogQuery":true');
         if (!answer) return { kind: 'httpError', httpStatus: 503, body: '', ms: 1, error: { kind: 'server', httpStatus: 503, message: 'error trying to reach service' } };
         const status = answer.status ?? 200;
         if (status !== 200) return { kind: 'httpError', httpStatus: status, body: answer.body, ms: 1, error: { kind: 'other', httpStatus: status, message: `HTTP ${status}` } };
@@ -169,6 +174,38 @@ describe('pleg-doctor diagnose', () => {
     }
   });
 
+  it('a kubelet that serves its journal: the log is read through the NodeLogQuery, cited with its lines, and saved in the bundle', async () => {
+    // The real 1.36 + containerd 2.3 fault window, served as this healthy node's journal.
+    const journal = readFileSync(new URL('../../fixtures/logs/observed-1.36-containerd2.3-fault.log', import.meta.url), 'utf8');
+    const g = fakeGateway(demoAt(30), { journal });
+    const parent = mkdtempSync(join(tmpdir(), 'pleg-save-log-'));
+    try {
+      const fresh = join(parent, 'bundle');
+      const r = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--format', 'json', '--log-window', '15', '--save-evidence', fresh]);
+      expect(r.code).toBe(0);
+      const logCall = g.calls.proxy.find((c) => c.startsWith('prod-eu-node-01 /logs/'));
+      expect(logCall).toMatch(/^prod-eu-node-01 \/logs\/\?query=kubelet&sinceTime=\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\dZ$/u);
+      const json = JSON.parse(r.out) as { checks: { id: string; verdict: string; evidence: string[] }[] };
+      const pleg = json.checks.find((c) => c.id === 'pleg-health');
+      expect(pleg?.verdict).toBe('warn');
+      expect(pleg?.evidence).toContain('kubelet log lines 94–104 (03:22:55 → 03:23:10): PLEG unhealthy for 15s (4 lines), "pleg was last seen active" up to 3m17.3s ago');
+      expect(readFileSync(join(fresh, 'kubelet.log'), 'utf8')).toBe(journal);
+      // Read back, the saved log is judged as it was collected.
+      const back = await run(g.factory, ['--evidence', fresh, '--format', 'json']);
+      expect((JSON.parse(back.out) as typeof json).checks.find((c) => c.id === 'pleg-health')?.evidence).toEqual(pleg?.evidence);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('--log-window 0 reads no log: no /logs/ request, the source skipped with that reason', async () => {
+    const g = fakeGateway(demoAt(30), { journal: 'unused' });
+    const r = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--log-window', '0']);
+    expect(r.code).toBe(0);
+    expect(g.calls.proxy.some((c) => c.includes('/logs/'))).toBe(false);
+    expect(r.out).toContain('| kubeletLog | skipped | — | skipped — --log-window 0 |');
+  });
+
   it('Ctrl-C while the kubelet hangs: exit 130 at once, nothing printed on stdout, the gateway disposed', async () => {
     const g = fakeGateway(demoAt(30), { hangProxy: true });
     const started = Date.now();
@@ -188,6 +225,7 @@ describe('pleg-doctor diagnose', () => {
       [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be md, markdown or json'],
       [['--context', 'c', '--node', 'n', '--proxy-timeout', '0'], '--proxy-timeout must be an integer from 1'],
       [['--context', 'c', '--node', 'n', '--metrics-interval', '-5'], '--metrics-interval must be an integer'],
+      [['--context', 'c', '--node', 'n', '--log-window', 'x'], '--log-window must be an integer'],
       [['--context', 'c', '--node', 'n', '--sudo'], '--sudo is a node-side option: add --ssh'],
       [['--context', 'c', '--node', 'n', '--bogus'], 'unknown option "--bogus"'],
       [['--context', 'c', '--node'], '--node needs a value'],

@@ -13,6 +13,7 @@ import type {
   RuntimeOperationMetrics,
 } from '../../../src/core/parse/kubeletEndpointTypes';
 import type { Fetched, NodeEvidence, NodeSideEvidence } from '../../../src/core/diagnose/evidence';
+import type { KubeletLogEvidence } from '../../../src/core/diagnose/kubeletLog';
 
 export const NOW = new Date('2026-11-22T10:00:00.000Z');
 export const NOW_S = NOW.getTime() / 1000;
@@ -166,6 +167,7 @@ export interface EvidenceOptions {
   healthz?: Fetched<HealthzReport>;
   goroutines?: Fetched<GoroutineSummary>;
   nodeSide?: Fetched<NodeSideEvidence>;
+  kubeletLog?: Fetched<KubeletLogEvidence>;
 }
 
 /** Evidence with only the Node read (plus events and pod count); everything else skipped unless given. */
@@ -186,6 +188,7 @@ export function evidence(o: EvidenceOptions = {}): NodeEvidence {
     healthz: o.healthz ?? skip('plegDoctor.diagnostics.useNodeProxy is off'),
     goroutines: o.goroutines ?? skip('plegDoctor.diagnostics.useNodeProxy is off'),
     nodeSide: o.nodeSide ?? NODE_SIDE_OFF,
+    kubeletLog: o.kubeletLog ?? skip('no way to read it was given (node access or the node proxy)'),
   };
 }
 

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDiagnoseCommand, EXIT_CHECK_FAILS, EXIT_NOT_DIAGNOSED } from '../../../src/cli/commands/diagnose';
 import { runCli } from '../../../src/cli/dispatch';
 import { bundleFilesOf, evidenceFromBundle } from '../../../src/core/diagnose/bundle';
+import { kubeletLogEvidence } from '../../../src/core/diagnose/kubeletLog';
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
 import { diagnosisJson } from '../../../src/core/diagnose/verdicts';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../../src/infra/diagnose/evidenceBundle';
@@ -86,12 +87,22 @@ describe('diagnose --evidence on a bundle made by hand from a real kubelet 1.32'
     expect(json.checks.find((c) => c.id === 'syncloop-healthz')?.verdict).toBe('ok');
     // What the bundle lacked is unknown, never fail; and stderr says what was not used.
     expect(json.checks.find((c) => c.id === 'node-load')?.verdict).toBe('unknown');
-    expect(r.err).toContain('kubelet.log is kept in the bundle for people; no check reads the kubelet log yet');
     expect(r.err).toContain("no bundle.json: each file's capture time is taken from the evidence itself; the folder is dated 2026-11-22T03:07:14.406Z");
     expect(r.err).toContain('clock: metrics.txt: captured between 2026-11-22T03:05:38Z and 2026-11-22T03:05:44Z');
+    // The kubelet log is read: the PLEG stretch and the relist failures at their lines. Put in by hand
+    // (no manifest), it is history: it shows the recovery after SIGCONT, yet PLEG health still fails.
+    const plegEvidence = json.checks.find((c) => c.id === 'pleg-health');
+    expect(plegEvidence?.verdict).toBe('fail');
+    expect(plegEvidence?.evidence).toContain('kubelet log lines 3227–3748 (03:03:46 → 03:05:41): PLEG unhealthy for 1m55s (24 lines), "pleg was last seen active" up to 4m58.1s ago');
+    expect(runtime?.evidence).toContain(
+      'kubelet log: relist failed, "GenericPLEG: Unable to retrieve pods" ×2, the latest at line 3476 (03:04:45): `rpc error: code = DeadlineExceeded desc = context deadline exceeded`; the first at line 2933 (03:02:44)',
+    );
+    expect(r.err).toContain("kubelet.log was not written with this bundle's manifest: its lines are read as history");
     // Markdown works on the same bundle.
     const md = await cli(['--evidence', dir, '--format', 'md']);
     expect(md.out).toContain('### ⛔ The container runtime is not answering CRI calls');
+    expect(md.out).toContain('- kubeletLog: kubelet log lines 3227–3748 (03:03:46 → 03:05:41)');
+    expect(md.out).toContain('| kubeletLog | ok |');
   });
 
   it('healthy phase: no check fails; exit 0', async () => {
@@ -160,5 +171,24 @@ describe('evidence bundle format', () => {
     expect(reading.evidence.configz).toMatchObject({ status: 'forbidden' });
     expect(reading.evidence.podCount).toMatchObject({ status: 'ok', value: 4 });
     await expect(writeEvidenceBundle(dir, bundleFilesOf(parsedBack, raw))).rejects.toThrow(/already exists/u);
+  });
+
+  it('an exported kubelet log comes back as read with the rest: same origin, window and findings, and "now" again', async () => {
+    // A prefix of the real 1.32 log, up to its last PLEG line: what a journal read at 03:05:41 returns.
+    const text = `${fixture('kubelet-runtime-stopped.log').split('\n').slice(0, 3748).join('\n')}\n`;
+    const log = kubeletLogEvidence(text, { origin: 'ssh', window: 'journalctl -u kubelet over SSH, last 30 min', contemporaneous: true });
+    const e = evidence({ collectedAt: '2026-11-22T03:05:41.500Z', node: frozenNode, kubeletLog: ok(log, 240) });
+    const files = bundleFilesOf(e, { kubeletLog: text });
+    expect(JSON.parse(files.manifest ?? '{}')).toMatchObject({ kubeletLog: { origin: 'ssh', window: 'journalctl -u kubelet over SSH, last 30 min' }, sources: { kubeletLog: { status: 'ok', ms: 240 } } });
+    const dir = join(mkdtempSync(join(tmpdir(), 'pleg-bundle-log-')), 'bundle');
+    dirs.push(dir);
+    expect(await writeEvidenceBundle(dir, files)).toContain('kubelet.log');
+    const reading = await readEvidenceBundle(dir);
+    expect(reading.notes).toEqual([]);
+    const back = reading.evidence.kubeletLog;
+    expect(back.status).toBe('ok');
+    if (back.status !== 'ok') return;
+    expect(back.value).toEqual({ ...log, window: 'journalctl -u kubelet over SSH, last 30 min (kubelet.log)' });
+    expect(diagnosisJson(diagnose(reading.evidence))).toEqual(diagnosisJson(diagnose(e)));
   });
 });

@@ -60,6 +60,7 @@ async function demoEvidence(specNode: DemoNodeSpec, atMs: number): Promise<NodeE
     healthz: await fetch(atMs, '/healthz', 'verbose', (b, s) => parseHealthz(b, s)),
     goroutines: await fetch(atMs, '/debug/pprof/goroutine', 'debug=2', (b) => summarizeGoroutineDump(b)),
     nodeSide: { status: 'skipped', reason: 'node access is not configured for this cluster' },
+    kubeletLog: { status: 'skipped', reason: 'no way to read it was given' },
   };
 }
 

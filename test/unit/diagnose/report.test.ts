@@ -58,11 +58,25 @@ describe('gaps', () => {
 
   it('all kubelet endpoints skipped by the setting: one gap naming the setting, the grant and its warning', () => {
     const d = diagnose(evidence(), { now: NOW });
-    expect(d.gaps).toHaveLength(2);
+    expect(d.gaps).toHaveLength(3);
     expect(d.gaps[0]).toContain('were not read: plegDoctor.diagnostics.useNodeProxy is off');
     expect(d.gaps[0]).toContain('`get` on `nodes/proxy`');
     expect(d.gaps[0]).toContain('not read-only');
     expect(d.gaps[1]).toContain('`plegDoctor.nodeAccess.clusters`');
+    // The log: how it could have been read.
+    expect(d.gaps[2]).toContain('The kubelet log was not read: no way to read it was given');
+    expect(d.gaps[2]).toContain('`enableSystemLogQuery: true`');
+  });
+
+  it('a kubelet log refused by the node proxy names the nodes/proxy grant, not a pods or events one', () => {
+    const d = diagnose(evidence({ kubeletLog: { status: 'forbidden', message: 'NodeLogQuery: 403 Forbidden', ms: 4 } }), { now: NOW });
+    const gap = d.gaps.find((g) => g.startsWith('The kubelet log was refused (403)'));
+    expect(gap).toContain('it needs `get` on `nodes/proxy`');
+    expect(gap).toContain('not read-only');
+    expect(d.gaps.join('\n')).not.toMatch(/kubelet log.*get\/list on pods/u);
+    // A log that did not come in time is not "the endpoint hung" evidence.
+    const late = diagnose(evidence({ kubeletLog: { status: 'timeout', ms: 15_000, deadlineMs: 15_000 } }), { now: NOW });
+    expect(late.gaps).toContain('The kubelet log did not come within 15s: a shorter window (`--log-window`) reads less.');
   });
 
   it('a timeout is reported as the endpoint hanging, which is evidence', () => {

@@ -4,13 +4,65 @@
 // other checks' findings; this one states the symptom once. The metric's age is measured against the clock
 // plegAge.ts names (the collector's, or what a copied folder's files say about their capture): an age range
 // that straddles 3 minutes, or one the node's other evidence contradicts, is unknown, never a failure.
+// The kubelet log, when read, adds the PLEG stretch with its line numbers; where the log (read with the
+// rest) shows a recovery the other sources missed, or PLEG unhealthy at its end while they say healthy,
+// the finding says so as a warning instead of failing on one side; and a healthy node whose log holds PLEG
+// stretches gets them as history.
 
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import { PLEG_THRESHOLD_SECONDS, plegFreshByMetric, plegStaleByMetric, type CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
+import { notReadyHistoryLine, plegStretchLine, plegUnhealthyAtLogEnd, recoveryInLog } from '../logSignals';
 import { plegAgeLine, plegAgeText, readyLine, relistGoroutineLine } from '../signals';
 import { missingNote } from '../sourceNotes';
-import { age } from '../textFormat';
+import { age, plural } from '../textFormat';
+
+const REFS = ['kubernetes/kubernetes#45419', 'gardener/gardener#844', 'kubernetes/kubernetes#77728'];
+const NO_RESTART_LOOPS = {
+  text: 'Do not automate restarts or reboots on counting "PLEG is not healthy" lines: that caused reboot loops (gardener #844) and a kubelet restart often helps only briefly (#77728). Fix the cause.',
+  gate: 'readOnly',
+} as const;
+
+/** The log's PLEG stretches as evidence: the latest in full, the others counted. */
+function stretchLines(ctx: CheckContext): EvidenceLine[] {
+  const log = ctx.kubeletLog;
+  const latest = log?.plegStretches[log.plegStretches.length - 1];
+  if (log === undefined || latest === undefined) return [];
+  const lines = [plegStretchLine(latest)];
+  const others = log.plegStretches.length - 1;
+  if (others > 0) {
+    const longest = Math.max(...log.plegStretches.map((s) => s.durationSeconds));
+    lines.push({ origin: 'kubeletLog', text: `kubelet log: ${plural(others, 'earlier PLEG stretch', 'earlier PLEG stretches')} (the longest of all ${age(longest)})` });
+  }
+  return lines;
+}
+
+/** PLEG is healthy by the Ready message and the metric: the log may still say otherwise, or show history. */
+function healthyButLog(ctx: CheckContext, healthyBecause: string): CheckOutcome | undefined {
+  const log = ctx.kubeletLog;
+  if (log === undefined || log.plegStretches.length === 0) return undefined;
+  const lines = [...stretchLines(ctx)];
+  const history = notReadyHistoryLine(log);
+  if (history !== undefined) lines.push(history);
+  if (log.contemporaneous && plegUnhealthyAtLogEnd(log)) {
+    return found({
+      severity: 'warning',
+      title: 'The kubelet log shows PLEG unhealthy up to its end, but the node’s status does not',
+      summary: `${healthyBecause}, yet the kubelet log read in the same collection reports "PLEG is not healthy" until its last minute. One of the two is out of date (a Ready condition the kubelet could not post, or a clock that is off): diagnose again in a minute.`,
+      evidence: lines,
+      remediation: [NO_RESTART_LOOPS],
+      refs: REFS,
+    });
+  }
+  return found({
+    severity: 'warning',
+    title: `PLEG is healthy now, but the kubelet log shows ${plural(log.plegStretches.length, 'PLEG stretch', 'PLEG stretches')}`,
+    summary: `${healthyBecause}. Earlier in the log PLEG was past its 3-minute threshold: the node went NotReady and skipped every pod sync meanwhile. If it comes back, the other findings and the lines before each stretch (relist failures, runtime errors) name the cause.`,
+    evidence: lines,
+    remediation: [NO_RESTART_LOOPS],
+    refs: REFS,
+  });
+}
 
 export const plegHealthCheck: Check = {
   id: 'pleg-health',
@@ -46,6 +98,23 @@ export const plegHealthCheck: Check = {
       if (reportsPleg && metricHealthy) {
         lines.push({ origin: 'metrics', text: `PLEG has recovered since the Ready message was written: the last relist started ${ageText}` });
       }
+      lines.push(...stretchLines(ctx));
+      // A log read with the rest that shows the recovery outweighs a Ready message or a metric that does
+      // not (either may be stale or skewed): a warning that says both, not a failure on one of them.
+      const log = ctx.kubeletLog;
+      const recovered = log !== undefined && log.contemporaneous ? recoveryInLog(log) : undefined;
+      if (recovered !== undefined) {
+        lines.push(recovered.evidence);
+        return found({
+          severity: 'warning',
+          title: 'PLEG was reported unhealthy, but the kubelet log shows it recovered',
+          summary:
+            'The Ready condition or the PLEG metric still says PLEG is past its 3-minute threshold, while the kubelet log read in the same collection shows it healthy again: no PLEG or sync-skip line since. One of them is out of date (a status the kubelet could not post yet, or a clock that is off): diagnose again in a minute before acting.',
+          evidence: lines,
+          remediation: [NO_RESTART_LOOPS],
+          refs: REFS,
+        });
+      }
       return found({
         severity: 'problem',
         title,
@@ -54,13 +123,8 @@ export const plegHealthCheck: Check = {
           'ago, and then skips every pod sync: no pod starts, stops or updates on this node (running containers ' +
           'keep running). The cause is a separate finding below, when the evidence shows one.',
         evidence: lines,
-        remediation: [
-          {
-            text: 'Do not automate restarts or reboots on counting "PLEG is not healthy" lines: that caused reboot loops (gardener #844) and a kubelet restart often helps only briefly (#77728). Fix the cause.',
-            gate: 'readOnly',
-          },
-        ],
-        refs: ['kubernetes/kubernetes#45419', 'gardener/gardener#844', 'kubernetes/kubernetes#77728'],
+        remediation: [NO_RESTART_LOOPS],
+        refs: REFS,
       });
     }
 
@@ -74,6 +138,9 @@ export const plegHealthCheck: Check = {
     }
     if (c.verdict === 'startup') return clear('no relist has succeeded yet, but the kubelet started less than 3 min ago (see "Kubelet still starting")');
     if (undecided !== undefined) return noEvidence(undecided);
+    const healthy = metricHealthy ? `The last relist started ${ageText}` : `The Ready message reports no PLEG error (Ready=${c.readyStatus})`;
+    const fromLog = healthyButLog(ctx, healthy);
+    if (fromLog !== undefined) return fromLog;
     if (metricHealthy) return clear(`last relist started ${ageText} (healthy up to and including 3m0s; ${clock})`);
     return clear(`the Ready message reports no PLEG error (Ready=${c.readyStatus})`);
   },

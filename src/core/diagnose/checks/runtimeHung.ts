@@ -2,11 +2,18 @@
 // that GetPods — ListPodSandbox and ListContainers — fails: those calls are answered from the runtime's
 // memory, so they only fail when the runtime does (field guide §7 "hung runtime vs hung shim"). Calls that
 // wait out the CRI deadline mean hung; calls that fail at once (Unavailable, connection refused) mean down.
+// The kubelet log says the same in words: "GenericPLEG: Unable to retrieve pods" is a relist whose GetPods
+// failed (its err names DeadlineExceeded or Unavailable), and the runtime status lines ("Container runtime
+// sanity check failed", "container runtime is down") are the 5 s Status poll failing. They count like the
+// present when they are in the last minutes of a log read with the rest (or, in a log of unknown time,
+// while the node is unhealthy); older ones are history, a warning when nothing else is found.
 
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine, Remediation } from '../diagnosis';
+import type { LogLineRef } from '../kubeletLog';
 import { knownBadRuntime } from '../knownVersions';
+import { recoveryInLog, refsLine } from '../logSignals';
 import {
   LIST_OPERATIONS,
   durationLine,
@@ -31,6 +38,43 @@ const RUNTIME_SLOW = 'The container runtime answers slowly';
 const SLOW_LIST_SECONDS = 1;
 const FAST_FAILURE_SECONDS = 1;
 const RUNTIME_METHODS = new Set(['ListPodSandbox', 'ListContainers', 'Version', 'Status']);
+/** Log lines this close to the log's end count as the runtime's state now (a log read with the rest). */
+const RECENT_LOG_SECONDS = 300;
+
+type Bucket = 'hung' | 'down' | 'either';
+
+/** A CRI error text: waited out its deadline (hung), refused at once (down), or not telling. */
+function bucketOf(text: string): Bucket {
+  if (/DeadlineExceeded|deadline exceeded/iu.test(text)) return 'hung';
+  if (/code = Unavailable|connection refused|no such file or directory|connection error/iu.test(text)) return 'down';
+  return 'either';
+}
+
+/** The log's runtime lines, sorted into the buckets above, and the old ones as history. */
+function logLines(ctx: CheckContext, unhealthyNow: boolean): Record<Bucket | 'past', EvidenceLine[]> {
+  const out: Record<Bucket | 'past', EvidenceLine[]> = { hung: [], down: [], either: [], past: [] };
+  const log = ctx.kubeletLog;
+  if (log === undefined) return out;
+  // A log read with the rest ends at the collection time: its last minutes are "now". A log of unknown
+  // time (a bundle put together by hand) tells the present only while the node is unhealthy now.
+  // Lines before a recovery the log shows are over, however recent.
+  const recoveredAt = log.contemporaneous ? (recoveryInLog(log)?.line ?? 0) : 0;
+  const recent = (r: LogLineRef): boolean =>
+    log.contemporaneous && r.beforeEndSeconds !== undefined ? r.beforeEndSeconds <= RECENT_LOG_SECONDS && r.line > recoveredAt : unhealthyNow;
+  const kinds = [
+    [log.relistFailures, 'relist failed, "GenericPLEG: Unable to retrieve pods"'],
+    [log.runtimeDown, 'runtime status check failing'],
+  ] as const;
+  for (const [refs, what] of kinds) {
+    for (const bucket of ['hung', 'down', 'either'] as const) {
+      const line = refsLine(refs, what, (r) => recent(r) && bucketOf(r.err ?? r.message) === bucket);
+      if (line !== undefined) out[bucket].push(line);
+    }
+    const past = refsLine(refs, what, (r) => !recent(r));
+    if (past !== undefined) out.past.push(past);
+  }
+  return out;
+}
 
 const REMEDIATION: Remediation[] = [
   { text: 'See whether the runtime answers at all (crictl gives up after 10 s)', gate: 'readOnly', command: 'timeout 15 crictl -t 10s pods' },
@@ -135,6 +179,11 @@ export const runtimeHungCheck: Check = {
       }
     }
 
+    const fromLog = logLines(ctx, unhealthyNow);
+    hung.push(...fromLog.hung);
+    down.push(...fromLog.down);
+    either.push(...fromLog.either);
+
     const bad = knownBadRuntime(ctx);
     const badLine: EvidenceLine | undefined = bad !== undefined ? { origin: bad.origin, text: bad.text } : undefined;
     const withBad = (lines: EvidenceLine[]): EvidenceLine[] => (badLine !== undefined ? [...lines, badLine] : lines);
@@ -171,6 +220,16 @@ export const runtimeHungCheck: Check = {
         title: RUNTIME_SLOW,
         summary: 'ListPodSandbox and ListContainers run on every relist; when they take seconds, every relist does, and with many pods to inspect a relist can pass the 3 minute threshold.',
         evidence: withBad(slow),
+      });
+    }
+    if (fromLog.past.length > 0) {
+      return found({
+        ...base,
+        severity: 'warning',
+        title: 'The container runtime failed CRI calls earlier (kubelet log)',
+        summary:
+          'The node is healthy now, but earlier in the kubelet log relists could not list pods or the runtime status check failed. Each such stretch keeps PLEG from advancing; if it lasts 3 minutes the node goes NotReady. Look at the runtime around those times.',
+        evidence: withBad(fromLog.past),
       });
     }
     if (bad !== undefined) {

@@ -7,6 +7,7 @@ import { clear, found, noEvidence, notApplicable, type Check, type CheckOutcome 
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
 import { quoted, seconds } from '../textFormat';
+import { notReadyHistoryLine } from '../logSignals';
 import { readyFlaps } from '../nodeEvents';
 import { SYSTEMD_COOKIE_FIX, systemdVersion } from '../knownVersions';
 
@@ -29,6 +30,9 @@ export const systemdDbusCheck: Check = {
     if (flaps !== undefined && flaps.transitions >= 3) {
       signs.push({ origin: 'events', text: `${flaps.transitions} NodeReady/NodeNotReady events, about every ${seconds(flaps.meanGapSeconds)}` });
     }
+    // The kubelet log's own "Node became not ready" lines: flapping seen from the node, events or not.
+    const logFlaps = ctx.kubeletLog !== undefined && ctx.kubeletLog.notReady.count >= 3 ? notReadyHistoryLine(ctx.kubeletLog) : undefined;
+    if (logFlaps !== undefined) signs.push(logFlaps);
     if (signs.length === 0) return clear(`systemd ${systemd.version} < ${FIXED_IN} carries the cookie-overflow risk, but the node shows none of its signs`);
     const lines = [systemd.line, ...signs];
     if (driver === 'systemd') lines.push({ origin: 'configz', text: `${quoted('cgroupDriver: systemd')}: every container start and stop goes through systemd over D-Bus` });

@@ -61,9 +61,14 @@ export function healthyFiles(withLog: boolean): Record<string, string> {
     'healthz.txt': healthz132('healthy'),
     'goroutines.txt': fixture132('goroutines-healthy.txt'),
   };
-  if (withLog) files['kubelet.log'] = fixture132('kubelet-runtime-stopped.log');
+  // What an export at the healthy capture holds: the log up to then (02:59:51, two seconds after the
+  // kubelet's access-log line for this GET /metrics). The recording's log goes on into the freeze, which
+  // a bundle captured at 02:59:49 cannot contain.
+  if (withLog) files['kubelet.log'] = `${fixture132('kubelet-runtime-stopped.log').split('\n').slice(0, HEALTHY_LOG_LINES).join('\n')}\n`;
   return files;
 }
+
+const HEALTHY_LOG_LINES = 1500;
 
 export function frozenFiles(withLog: boolean): Record<string, string> {
   const files: Record<string, string> = {

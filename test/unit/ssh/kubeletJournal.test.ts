@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fetchKubeletJournal } from '../../../src/host/kubeletLogJournal';
+import { fetchKubeletJournal } from '../../../src/infra/ssh/kubeletJournal';
 import type { ExecOptions, ExecResult, RemoteHost } from '../../../src/infra/remote';
 
 /** Records what would run on the node; the real exec path is tested against sshd in the integration tier. */

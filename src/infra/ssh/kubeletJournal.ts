@@ -2,10 +2,11 @@
 // exec helper the node probes use, so it gets the same quoting (every argv element single-quoted), deadline
 // (the remote process is killed when it passes) and byte cap. Past the cap the rest of the output is
 // dropped as it arrives; journalctl runs to its end or to the deadline, whichever comes first.
-// No vscode import: the integration tests run this against the node stack's real sshd.
+// No vscode import: the diagnosis collects the journal with it too (CLI and host), and the integration tests
+// run it against the node stack's real sshd.
 
-import { journalctlArgv, journalOutcome, type JournalOutcome, type JournalWindow } from '../core/parse/kubeletLogJournal';
-import type { RemoteHost } from '../infra/remote';
+import { journalctlArgv, journalOutcome, type JournalOutcome, type JournalWindow } from '../../core/parse/kubeletLogJournal';
+import type { RemoteHost } from '../remote';
 
 export interface JournalFetchOptions {
   timeoutMs: number;
