@@ -117,10 +117,10 @@ export function sshArgsFrom(command: string, values: CliValues<typeof SSH_OPTION
   return args;
 }
 
-export function hostKeyAdvice(error: HostKeyUnknownError): string {
+export function hostKeyAdvice(command: string, error: HostKeyUnknownError): string {
   const { host, port, keyType, fingerprint } = error.facts;
   return (
-    `pleg-doctor: the host key of ${host}:${port} is not known: ${keyType} ${fingerprint}\n` +
+    `pleg-doctor: ${command}: the host key of ${host}:${port} is not known: ${keyType} ${fingerprint}\n` +
     `Check it out of band (on the node: ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub), then run again with\n` +
     `  --accept-host-key ${fingerprint}\n` +
     `The key is then remembered in PLEG Doctor's known_hosts file.\n`
@@ -187,7 +187,7 @@ export async function snapshotOverSsh(command: string, host: string, args: SshAr
       signal,
     });
   } catch (error) {
-    if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice(error));
+    if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice(command, error));
     throw error;
   } finally {
     pool.dispose();
