@@ -53,7 +53,7 @@ describe('the pleg-doctor bundles', () => {
     // error class: it exited 1 with "pleg-doctor: diagnose: diagnose: …" before (src/cli/io.ts).
     const files = conventionFiles();
     try {
-      const env = { ...process.env, NODE_OPTIONS: '', HOME: files.home };
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', HOME: files.home };
       delete env['KUBECONFIG'];
       const helps = new Map<string, string>();
       const failures: string[] = [];

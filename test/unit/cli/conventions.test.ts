@@ -62,11 +62,9 @@ describe('bad flags and unusable kubeconfigs: the exit code the help gives, one 
 describe('a usage error thrown by the other bundle', () => {
   it('is recognised by its registry symbol, not its class: exit 2, the message printed once', async () => {
     // What dist/cliRemote.js throws: its own copy of CliUsageError, not the class dist/cli.js holds.
-    class CopyOfCliUsageError extends Error {
-      readonly [Symbol.for('pleg-doctor.CliUsageError')] = true;
-    }
+    const copy = Object.assign(new Error('remote: unknown option "--x"'), { [Symbol.for('pleg-doctor.CliUsageError')]: true });
     const io = memoryIo();
-    const code = await runCli(['remote'], io, { remote: { summary: '', load: () => Promise.resolve(() => Promise.reject(new CopyOfCliUsageError('remote: unknown option "--x"'))) } }, '1');
+    const code = await runCli(['remote'], io, { remote: { summary: '', load: () => Promise.resolve(() => Promise.reject(copy)) } }, '1');
     expect(code).toBe(2);
     expect(io.err()).toBe('pleg-doctor: remote: unknown option "--x"\n');
   });
