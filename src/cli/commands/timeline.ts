@@ -35,8 +35,8 @@ Records a node's live PLEG timeline as a session file (the format the editor's P
 --ssh, every period the node's runtime is listed over SSH and the kubelet's relist is run on it (each
 CRI call timed, with the runtime request timeout as its deadline); through the kubeconfig's context
 (--context, else its current-context) the kubelet's /metrics (through the API server's node proxy, needs
-get on nodes/proxy) and the node's Ready condition are polled. With --ssh --host and a kubeconfig that
-sets no current-context (or no kubeconfig at all), the runtime alone is recorded.
+get on nodes/proxy) and the node's Ready condition are polled. With --ssh --host, no --context and no
+--kubeconfig, a kubeconfig that sets no current-context (or none at all) records the runtime alone.
 Ctrl-C stops early and still writes what was recorded.
 
 Options:
@@ -58,7 +58,7 @@ Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
 ${SSH_OPTIONS_HELP}  -h, --help               show this help
 
 Exit codes: 0 recorded; 1 nothing could be recorded; 2 bad options or kubeconfig (missing or unreadable,
-no such context, no current-context without --ssh --host); 130 interrupted (the file is written).
+no such context, no current-context unless --ssh --host alone); 130 interrupted (the file is written).
 `;
 
 const OPTIONS = {
@@ -175,11 +175,13 @@ async function sshTarget(host: string, args: SshArgs, io: CliIo, logger: Logger)
 
 /**
  * The context to record the kubelet's metrics and Ready condition from: --context, else the kubeconfig's
- * current-context. With --ssh --host the runtime alone can be recorded, so there a kubeconfig without a
- * current-context (or none at all) means no cluster; otherwise it is an error naming what was read.
+ * current-context. With --ssh --host the runtime alone can be recorded, so there, unless --context or
+ * --kubeconfig asks for a cluster, a kubeconfig without a current-context (or none at all) means no
+ * cluster; otherwise it is an error naming what was read.
  */
 function timelineContext(gateway: KubeGateway, args: TimelineArgs): string | undefined {
-  if (args.context === undefined && args.ssh?.host !== undefined) return currentContextOf('timeline', gateway, listKubeContexts('timeline', gateway));
+  const clusterAskedFor = args.context !== undefined || args.kubeconfigs.length > 0;
+  if (!clusterAskedFor && args.ssh?.host !== undefined) return currentContextOf('timeline', gateway, listKubeContexts('timeline', gateway));
   return chooseContext('timeline', gateway, args.context).name;
 }
 

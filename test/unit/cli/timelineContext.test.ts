@@ -88,4 +88,13 @@ describe('pleg-doctor timeline: which context', () => {
     expect(g.polled).toEqual([]);
     expect(g.disposed()).toBe(true);
   });
+
+  it('--ssh --host with --kubeconfig asks for a cluster: no current-context there is exit 2, nothing recorded', async () => {
+    const g = fake(undefined);
+    const r = await run(g.factory, ['--node', 'n1', '--ssh', '--host', '127.0.0.1', '--port', '9', '--kubeconfig', '/k', '--for', '1s', '--out', 'refused.json']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('pleg-doctor: timeline: no --context given and the kubeconfig sets no current-context (read /k); give --context NAME (contexts: staging, prod)\n');
+    expect(g.polled).toEqual([]);
+    expect(g.disposed()).toBe(true);
+  });
 });
