@@ -1,9 +1,11 @@
-// `pleg-doctor <command> …`: picks the subcommand, maps failures to exit codes and `pleg-doctor: <message>`
-// on stderr. Exit codes: 0 ok, 1 findings or a runtime failure, 2 usage or bad input, 130 interrupted.
+// `pleg-doctor <command> …`: picks the subcommand, maps failures to exit codes and one
+// `pleg-doctor: <command>: <message>` line on stderr. Exit codes: 0 ok, 1 findings or a runtime failure,
+// 2 usage or bad input (a kubeconfig or context that cannot be used included), 130 interrupted; each
+// command's --help says which of them it uses and what for.
 // Kept apart from main.ts so that tests run it in-process with their own CliIo and registry.
 
 import { NodeInputError } from '../core/classify/nodeInput';
-import { CliUsageError } from './io';
+import { isCliUsageError } from './io';
 import type { CliIo } from './io';
 import type { CommandEntry } from './registry';
 
@@ -27,7 +29,11 @@ function usage(registry: Readonly<Record<string, CommandEntry>>): string {
     '  -h, --help     show this help (or `pleg-doctor <command> --help`)',
     '  -V, --version  print the version',
     '',
-    'Exit codes: 0 ok, 1 findings or runtime failure, 2 usage or bad input, 130 interrupted.',
+    'Commands that reach a cluster read the kubeconfig as kubectl does (--kubeconfig, else KUBECONFIG, else',
+    '~/.kube/config) and use its current-context unless --context is given.',
+    '',
+    'Exit codes: 0 ok, 1 findings or runtime failure, 2 usage, bad input or an unusable kubeconfig,',
+    '130 interrupted; `pleg-doctor <command> --help` gives each command\'s own.',
     '',
   ].join('\n');
 }
@@ -66,12 +72,17 @@ export async function runCli(
     const code = await command(rest, io);
     return io.signal.aborted && code !== EXIT_OK ? EXIT_INTERRUPTED : code;
   } catch (e) {
-    if (e instanceof CliUsageError || e instanceof NodeInputError) {
+    // A CliUsageError's message already starts with the command; every other error gets it here.
+    if (isCliUsageError(e)) {
       io.stderr.write(`pleg-doctor: ${e.message}\n`);
       return EXIT_USAGE;
     }
+    if (e instanceof NodeInputError) {
+      io.stderr.write(`pleg-doctor: ${first}: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
     if (io.signal.aborted) {
-      io.stderr.write(`pleg-doctor: ${errorText(io.signal.reason ?? e)}\n`);
+      io.stderr.write(`pleg-doctor: ${first}: ${errorText(io.signal.reason ?? e)}\n`);
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`pleg-doctor: ${first}: ${errorText(e)}\n`);

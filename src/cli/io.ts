@@ -15,10 +15,27 @@ export interface CliIo {
 /** A subcommand: parses its own argv (after the subcommand name) and returns the exit code. */
 export type CliCommand = (argv: string[], io: CliIo) => Promise<number>;
 
-/** A usage or input error: main prints `pleg-doctor: <message>` and exits 2. */
+/**
+ * Marks a CliUsageError by a registry symbol rather than by its class: the commands that reach a cluster
+ * run from dist/cliRemote.js, a bundle with its own copy of this module, so an error they throw is not an
+ * `instanceof` the class dist/cli.js's dispatcher holds (it then exited 1 with the command named twice).
+ */
+const USAGE_ERROR = Symbol.for('pleg-doctor.CliUsageError');
+
+/**
+ * A usage or input error; the message starts with the command (`nodes: unknown option "--x"`). The
+ * dispatcher prints `pleg-doctor: <message>` and exits 2. Recognise one with isCliUsageError.
+ */
 export class CliUsageError extends Error {
+  readonly [USAGE_ERROR] = true;
+
   constructor(message: string) {
     super(message);
     this.name = 'CliUsageError';
   }
+}
+
+/** True for a CliUsageError from any bundle (see USAGE_ERROR). */
+export function isCliUsageError(e: unknown): e is CliUsageError {
+  return typeof e === 'object' && e !== null && (e as { [USAGE_ERROR]?: unknown })[USAGE_ERROR] === true;
 }

@@ -43,7 +43,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/logs')).createLogsCommand(() => process.stdin),
   },
   nodes: {
-    summary: 'List the live nodes of every kubeconfig context with their verdicts',
+    summary: 'List the live nodes of the kubeconfig\'s current context (or --context, --all-contexts) with their verdicts',
     load: async () => (await loadRemoteCommands()).nodesCommand(),
   },
   replay: {

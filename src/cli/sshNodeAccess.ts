@@ -117,10 +117,10 @@ export function sshArgsFrom(command: string, values: CliValues<typeof SSH_OPTION
   return args;
 }
 
-export function hostKeyAdvice(error: HostKeyUnknownError): string {
+export function hostKeyAdvice(command: string, error: HostKeyUnknownError): string {
   const { host, port, keyType, fingerprint } = error.facts;
   return (
-    `pleg-doctor: the host key of ${host}:${port} is not known: ${keyType} ${fingerprint}\n` +
+    `pleg-doctor: ${command}: the host key of ${host}:${port} is not known: ${keyType} ${fingerprint}\n` +
     `Check it out of band (on the node: ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub), then run again with\n` +
     `  --accept-host-key ${fingerprint}\n` +
     `The key is then remembered in PLEG Doctor's known_hosts file.\n`
@@ -174,7 +174,7 @@ export async function openSshPool(command: string, host: string, args: SshArgs, 
 }
 
 /** One snapshot on an open pool; a host key it does not know gets the advice on stderr. */
-export async function snapshotOnPool(pool: SshPool, plan: ConnectionPlan, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
+export async function snapshotOnPool(command: string, pool: SshPool, plan: ConnectionPlan, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
   try {
     return await collectNodeSnapshot(pool.get(plan), plan, {
       ...(args.socket !== undefined ? { endpoint: args.socket } : {}),
@@ -186,7 +186,7 @@ export async function snapshotOnPool(pool: SshPool, plan: ConnectionPlan, args: 
       signal,
     });
   } catch (error) {
-    if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice(error));
+    if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice(command, error));
     throw error;
   }
 }
@@ -195,7 +195,7 @@ export async function snapshotOnPool(pool: SshPool, plan: ConnectionPlan, args: 
 export async function snapshotOverSsh(command: string, host: string, args: SshArgs, io: CliIo, logger: Logger, signal: AbortSignal): Promise<NodeSnapshotReport> {
   const { pool, plan } = await openSshPool(command, host, args, io, logger);
   try {
-    return await snapshotOnPool(pool, plan, args, io, logger, signal);
+    return await snapshotOnPool(command, pool, plan, args, io, logger, signal);
   } finally {
     pool.dispose();
   }

@@ -18,6 +18,9 @@ Verdicts: ready, pleg, runtime-down, startup, network, lease-lost, not-ready-oth
 Options:
   --fail-on-not-ready  exit 1 when any node's verdict is not "ready"
   -h, --help           show this help
+
+Exit codes: 0 classified; 1 a node is not ready (with --fail-on-not-ready); 2 bad options or input that
+is not a Node, NodeList or List; 130 interrupted.
 `;
 
 /** The JSON line of one node: exactly these keys, in this order, null where absent. */
@@ -77,7 +80,7 @@ export const classifyCommand: CliCommand = async (argv, io) => {
   for (const node of nodes) {
     const c = classifyNode(node, now);
     if (c.verdict !== 'ready') notReady++;
-    for (const w of c.warnings) io.stderr.write(`pleg-doctor: warning: ${c.name !== '' ? c.name : label}: ${w}\n`);
+    for (const w of c.warnings) io.stderr.write(`pleg-doctor: classify: warning: ${c.name !== '' ? c.name : label}: ${w}\n`);
     batch.push(`${JSON.stringify(classificationLine(c))}\n`);
     if (batch.length >= 500) {
       io.stdout.write(batch.join(''));

@@ -1,4 +1,4 @@
-// `pleg-doctor diagnose --context C --node N …`: collects one node's evidence (the Node, its events and
+// `pleg-doctor diagnose --node N [--context C] …`: collects one node's evidence (the Node, its events and
 // pod count, the kubelet's /metrics twice, /configz, /healthz?verbose and the goroutine dump through the
 // node proxy, the kubelet's log (journalctl over SSH with --ssh, else its NodeLogQuery through the node
 // proxy when the kubelet serves one), and with --ssh a CRI snapshot of the node), runs the check catalog and prints the report.
@@ -13,24 +13,24 @@ import { anyCheckFails, diagnosisJson } from '../../core/diagnose/verdicts';
 import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { KubeNode } from '../../core/kube/objects';
-import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
 import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { fetchKubeletJournal } from '../../infra/ssh/kubeletJournal';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
-import type { KubeGateway } from '../../infra/kube/gateway';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand, CliIo } from '../io';
+import { chooseContext, CONTEXT_OPTION_HELP, gatewayOptions } from '../kubeContext';
+import type { KubeGatewayFactory } from '../kubeContext';
 import { openSshPool, positiveInt, snapshotOnPool, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven } from '../sshNodeAccess';
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 
-export type DiagnoseGatewayFactory = (options: { kubeconfigPaths?: string[]; logger: Logger }) => KubeGateway;
+export type DiagnoseGatewayFactory = KubeGatewayFactory;
 
-export const DIAGNOSE_USAGE = `Usage: pleg-doctor diagnose --context NAME --node NAME [options]
-       pleg-doctor diagnose --evidence DIR [--format md|json]
+export const DIAGNOSE_USAGE = `Usage: pleg-doctor diagnose --node NAME [--context NAME] [options]
+       pleg-doctor diagnose --evidence DIR [-o md|json]
 
 Collects one node's evidence and prints a report of the PLEG check catalog: the Node, its events and
 pod count; through the API server's node proxy the kubelet's /metrics (twice, an interval apart),
@@ -48,13 +48,12 @@ metrics.txt, metrics-later.txt, configz.json, healthz.txt, goroutines.txt, event
 snapshot.json, probes.json; node.json is required) and nothing is contacted.
 
 Options:
-  --context NAME           kubeconfig context (required unless --evidence)
   --node NAME              node name (required unless --evidence)
-  --evidence DIR           diagnose the evidence bundle in DIR instead of a live node
+${CONTEXT_OPTION_HELP}  --evidence DIR           diagnose the evidence bundle in DIR instead of a live node
   --save-evidence DIR      also write the collected evidence as a bundle to DIR (a new folder)
-  --kubeconfig FILE        read this kubeconfig instead of KUBECONFIG or ~/.kube/config (repeatable)
-  --format FORMAT          md (default; also: markdown) | json: {"node", "checks": [{"id", "cause",
+  -o, --output FORMAT      md (default; also: markdown) | json: {"node", "checks": [{"id", "cause",
                            "verdict", "summary", "evidence"}]} with verdict ok | warn | fail | unknown
+  --format FORMAT          the same as -o/--output (its earlier name, still accepted)
   --proxy-timeout MS       deadline of each kubelet endpoint request (default 15000)
   --metrics-interval MS    wait between the two /metrics scrapes, 0 for one scrape (default 5000)
   --no-node-proxy          do not use the node proxy (the four kubelet endpoints are skipped)
@@ -67,19 +66,21 @@ Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
   --host HOST              address or ~/.ssh/config Host alias (default: the node's InternalIP)
 ${SSH_OPTIONS_HELP}  -h, --help               show this help
 
-Exit codes: 0 no check fails; 1 a check fails (a finding of severity problem); 2 bad options; 3 could
-not diagnose (no such context or node, API server unreachable, unreadable bundle); 130 interrupted.
+Exit codes: 0 no check fails; 1 a check fails (a finding of severity problem); 2 bad options or
+kubeconfig (missing or unreadable, no such context, no current-context); 3 could not diagnose (no such
+node, API server unreachable, unreadable bundle); 130 interrupted.
 `;
 
 /** Some check's verdict is fail. */
 export const EXIT_CHECK_FAILS = 1;
-/** Nothing was diagnosed: no such context or node, the API server unreachable, a bundle that cannot be read. */
+/** Nothing was diagnosed: no such node, the API server unreachable, a bundle that cannot be read. */
 export const EXIT_NOT_DIAGNOSED = 3;
 const DEFAULT_PROXY_TIMEOUT_MS = 15_000;
 const DEFAULT_METRICS_INTERVAL_MS = 5_000;
 
 interface DiagnoseArgs {
-  context: string;
+  /** --context; absent: the kubeconfig's current-context. */
+  context?: string;
   node: string;
   saveEvidence?: string;
   kubeconfigs: string[];
@@ -111,6 +112,7 @@ const SPEC = {
     evidence: { type: 'string' },
     'save-evidence': { type: 'string' },
     kubeconfig: { type: 'string', multiple: true },
+    output: { type: 'string', short: 'o' },
     format: { type: 'string' },
     'proxy-timeout': { type: 'string' },
     'metrics-interval': { type: 'string' },
@@ -126,22 +128,35 @@ const SPEC = {
 /** Options that reach a live cluster or node: meaningless with --evidence. */
 const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh'] as const;
 
+const FORMATS: Readonly<Record<string, 'markdown' | 'json'>> = { md: 'markdown', markdown: 'markdown', json: 'json' };
+
+/** -o/--output, or --format (its earlier name): the same values; both given, they must agree. */
+function outputFormat(output: string | undefined, format: string | undefined): 'markdown' | 'json' {
+  const pick = (flag: string, value: string): 'markdown' | 'json' => {
+    const known = Object.hasOwn(FORMATS, value) ? FORMATS[value] : undefined;
+    if (known === undefined) throw new CliUsageError(`diagnose: ${flag} must be md, markdown or json, got ${JSON.stringify(value)}`);
+    return known;
+  };
+  const fromOutput = output !== undefined ? pick('-o/--output', output) : undefined;
+  const fromFormat = format !== undefined ? pick('--format', format) : undefined;
+  if (fromOutput !== undefined && fromFormat !== undefined && fromOutput !== fromFormat) {
+    throw new CliUsageError(`diagnose: -o/--output ${output ?? ''} and --format ${format ?? ''} disagree (--format is the old name of -o/--output: give one)`);
+  }
+  return fromOutput ?? fromFormat ?? 'markdown';
+}
+
 export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | BundleArgs | 'help' {
   const parsed = parseCommandArgs(argv, SPEC);
   if (parsed.help) return 'help';
   const { values } = parsed;
-  let format: DiagnoseArgs['format'] = 'markdown';
-  if (values.format !== undefined) {
-    if (values.format !== 'markdown' && values.format !== 'md' && values.format !== 'json') throw new CliUsageError(`diagnose: --format must be md, markdown or json, got ${JSON.stringify(values.format)}`);
-    format = values.format === 'json' ? 'json' : 'markdown';
-  }
+  const format = outputFormat(values.output, values.format);
   const sshGiven = sshOptionsGiven(values);
   if (values.evidence !== undefined) {
     const live = [...LIVE_OPTIONS.filter((o) => values[o] !== undefined).map((o) => `--${o}`), ...sshGiven.slice(0, 1)];
     if (live.length > 0) throw new CliUsageError(`diagnose: --evidence reads a saved bundle and reaches nothing; drop ${live.join(', ')}`);
     return { evidence: values.evidence, format };
   }
-  const args: Omit<DiagnoseArgs, 'context' | 'node'> = {
+  const args: Omit<DiagnoseArgs, 'node'> = {
     kubeconfigs: values.kubeconfig ?? [],
     format,
     proxyTimeoutMs: values['proxy-timeout'] !== undefined ? positiveInt('diagnose', '--proxy-timeout', values['proxy-timeout'], 3_600_000) : DEFAULT_PROXY_TIMEOUT_MS,
@@ -152,12 +167,11 @@ export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | Bundl
     ssh: values.ssh === true,
     sshArgs: sshArgsFrom('diagnose', values),
   };
-  if (values.context === undefined) throw new CliUsageError('diagnose: --context is required');
   if (values.node === undefined) throw new CliUsageError('diagnose: --node is required');
   // An SSH option without --ssh would silently do nothing: say so instead.
   const firstSsh = sshGiven[0];
   if (firstSsh !== undefined && !args.ssh) throw new CliUsageError(`diagnose: ${firstSsh} is a node-side option: add --ssh to reach the node over SSH`);
-  return { context: values.context, node: values.node, ...args, ...(values['save-evidence'] !== undefined ? { saveEvidence: values['save-evidence'] } : {}) };
+  return { ...(values.context !== undefined ? { context: values.context } : {}), node: values.node, ...args, ...(values['save-evidence'] !== undefined ? { saveEvidence: values['save-evidence'] } : {}) };
 }
 
 /** The address to SSH to when --host is absent: the node's InternalIP, else its name. */
@@ -198,25 +212,17 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       return 0;
     }
     if ('evidence' in args) return diagnoseBundle(args, io);
-    const logger = stderrLogger(io, args.verbose);
-    const gateway = createGateway({ logger, ...(args.kubeconfigs.length > 0 ? { kubeconfigPaths: args.kubeconfigs } : {}) });
+    const logger = stderrLogger(io, 'diagnose', args.verbose);
+    const gateway = createGateway(gatewayOptions(args.kubeconfigs, logger, io));
     try {
-      let contexts: string[];
-      try {
-        contexts = gateway.listContexts().map((c) => c.name);
-      } catch (err) {
-        throw new CliUsageError(`diagnose: ${errorText(err)}`);
-      }
-      if (!contexts.includes(args.context)) {
-        io.stderr.write(`pleg-doctor: diagnose: no context "${args.context}" in the kubeconfig (contexts: ${contexts.length > 0 ? contexts.join(', ') : 'none'})\n`);
-        return EXIT_NOT_DIAGNOSED;
-      }
+      const { name: context, from } = chooseContext('diagnose', gateway, args.context);
+      if (from === 'current-context') logger.info(`context "${context}" (the kubeconfig's current-context)`);
       let node: KubeNode;
       try {
-        node = await gateway.getNode(args.context, args.node, io.signal);
+        node = await gateway.getNode(context, args.node, io.signal);
       } catch (err) {
         if (io.signal.aborted) throw err;
-        io.stderr.write(`pleg-doctor: diagnose: cannot read node "${args.node}" in context "${args.context}": ${errorText(err)}\n`);
+        io.stderr.write(`pleg-doctor: diagnose: cannot read node "${args.node}" in context "${context}": ${errorText(err)}\n`);
         return EXIT_NOT_DIAGNOSED;
       }
       if (args.saveEvidence !== undefined && existsSync(args.saveEvidence)) {
@@ -244,13 +250,13 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
             : undefined;
         evidence = await collectNodeEvidence({
           gateway,
-          context: args.context,
+          context,
           node,
           useNodeProxy: args.useNodeProxy,
           proxyTimeoutMs: args.proxyTimeoutMs,
           metricsIntervalMs: args.metricsIntervalMs,
           ...(ssh !== undefined
-            ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool(ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
+            ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
             : { nodeSideSkipReason: 'no --ssh given' }),
           ...(kubeletLog !== undefined ? { kubeletLog } : { kubeletLogSkipReason: '--log-window 0' }),
           logger,

@@ -32,7 +32,8 @@ Options:
   --year YEAR    year of the first year-less klog/syslog timestamp (default 2024; only matters across Feb 29)
   -h, --help     show this help
 
-Exit codes: 0 no PLEG stretch, 1 at least one PLEG stretch, 2 usage or unreadable input.
+Exit codes: 0 no PLEG stretch, 1 at least one PLEG stretch, 2 bad options or unreadable input,
+130 interrupted.
 `;
 
 const SPEC = { command: 'logs', options: { gap: { type: 'string' }, year: { type: 'string' } }, positionals: true } as const;

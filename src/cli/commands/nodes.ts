@@ -1,46 +1,63 @@
-// `pleg-doctor nodes [--context C] [--kubeconfig F]… [--timeout D]`: the live nodes of every context
-// (or one), each with its verdict, as JSON lines. A context that does not sync before the deadline, or
-// fails, gives one error line; the exit code is then 1.
+// `pleg-doctor nodes [--context C | --all-contexts] [--kubeconfig F]… [-o json] [--timeout D]`: the live
+// nodes of the kubeconfig's current context (or --context, or every context), each with its verdict, as
+// JSON lines. A context that does not sync before the deadline, or fails, gives one error line; the exit
+// code is then 1.
 
 import { classifyNode } from '../../core/classify/classifyNode';
 import type { KubeNode } from '../../core/kube/objects';
 import { parseGoDurationNs } from '../../core/util/goDuration';
-import type { Logger } from '../../core/util/logger';
 import type { ClusterError, KubeGateway, NodeWatch, WatchState } from '../../infra/kube/gateway';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
-import type { CliCommand, CliIo } from '../io';
+import type { CliCommand } from '../io';
+import { chooseContext, CONTEXT_OPTION_HELP, gatewayOptions, listKubeContexts } from '../kubeContext';
+import type { KubeGatewayFactory } from '../kubeContext';
+import { stderrLogger } from '../stderrLogger';
 import { classificationLine } from './classify';
 
-export type GatewayFactory = (options?: { kubeconfigPaths?: string[]; logger?: Logger }) => KubeGateway;
+export type GatewayFactory = KubeGatewayFactory;
 
-export const NODES_USAGE = `Usage: pleg-doctor nodes [--context NAME] [--kubeconfig FILE]... [--timeout DURATION] [--fail-on-not-ready]
+export const NODES_USAGE = `Usage: pleg-doctor nodes [--context NAME | --all-contexts] [--kubeconfig FILE]... [-o json]
+                         [--timeout DURATION] [--fail-on-not-ready]
 
-Lists the nodes of every kubeconfig context (KUBECONFIG, or ~/.kube/config) with their verdicts, one JSON
-line per node: {"context","name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message"}
+Lists the nodes of the kubeconfig's current context (as \`kubectl get nodes\`), of --context, or of every
+context with --all-contexts, with their verdicts, one JSON line per node:
+{"context","name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message"}
 and one line per context that failed: {"context","error":{"kind","message"}}.
 
 Options:
-  --context NAME       only this context
-  --kubeconfig FILE    read this kubeconfig instead (repeatable)
-  --timeout DURATION   how long to wait for each context's first full list (default 15s; "20", "1m30s")
-  --fail-on-not-ready  also exit 1 when any node's verdict is not "ready"
-  -h, --help           show this help
+${CONTEXT_OPTION_HELP}  --all-contexts           every context of the kubeconfig (lines in the kubeconfig's order)
+  -o, --output FORMAT      json: the JSON lines above (the default, and the only format for now)
+  --timeout DURATION       how long to wait for each context's first full list (default 15s; "20", "1m30s")
+  --fail-on-not-ready      also exit 1 when any node's verdict is not "ready"
+  -h, --help               show this help
 
-Exit codes: 0 every context listed, 1 a context failed (or a node is not ready, with --fail-on-not-ready),
-2 bad options or kubeconfig.
+Exit codes: 0 every context listed; 1 a context could not be listed (or a node is not ready, with
+--fail-on-not-ready); 2 bad options or kubeconfig (missing or unreadable, no such context, no
+current-context); 130 interrupted.
 `;
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 const SPEC = {
   command: 'nodes',
-  options: { context: { type: 'string' }, kubeconfig: { type: 'string', multiple: true }, timeout: { type: 'string' }, 'fail-on-not-ready': { type: 'boolean' } },
+  options: {
+    context: { type: 'string' },
+    'all-contexts': { type: 'boolean' },
+    kubeconfig: { type: 'string', multiple: true },
+    output: { type: 'string', short: 'o' },
+    timeout: { type: 'string' },
+    'fail-on-not-ready': { type: 'boolean' },
+  },
   positionalHint: 'use --context NAME',
 } as const;
 
+/** The formats of -o/--output. kubectl's `-o json` prints one List; this prints one JSON object per line. */
+const OUTPUT_FORMATS = ['json'] as const;
+
 interface NodesArgs {
   context?: string;
+  allContexts: boolean;
   kubeconfigs: string[];
   timeoutMs: number;
   failOnNotReady: boolean;
@@ -64,8 +81,13 @@ function parseNodesArgs(argv: readonly string[]): NodesArgs | 'help' {
   const parsed = parseCommandArgs(argv, SPEC);
   if (parsed.help) return 'help';
   const { values } = parsed;
+  if (values.context !== undefined && values['all-contexts'] === true) throw new CliUsageError('nodes: --context and --all-contexts exclude each other');
+  if (values.output !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(values.output)) {
+    throw new CliUsageError(`nodes: -o/--output must be ${OUTPUT_FORMATS.join(', ')}, got ${JSON.stringify(values.output)}`);
+  }
   return {
     ...(values.context !== undefined ? { context: values.context } : {}),
+    allContexts: values['all-contexts'] === true,
     kubeconfigs: values.kubeconfig ?? [],
     timeoutMs: values.timeout !== undefined ? parseTimeout(values.timeout) : DEFAULT_TIMEOUT_MS,
     failOnNotReady: values['fail-on-not-ready'] === true,
@@ -126,19 +148,6 @@ function firstSync(watch: NodeWatch, timeoutMs: number, signal: AbortSignal): Pr
   });
 }
 
-function stderrLogger(io: CliIo): Logger {
-  const write = (level: string, message: string | Error): void => {
-    io.stderr.write(`pleg-doctor: ${level}: ${message instanceof Error ? message.message : message}\n`);
-  };
-  return {
-    trace: () => undefined,
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (m) => write('warning', m),
-    error: (m) => write('error', m),
-  };
-}
-
 export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
   return async (argv, io) => {
     const args = parseNodesArgs(argv);
@@ -146,31 +155,19 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
       io.stdout.write(NODES_USAGE);
       return 0;
     }
-    const options: { kubeconfigPaths?: string[]; logger?: Logger } = { logger: stderrLogger(io) };
-    if (args.kubeconfigs.length > 0) options.kubeconfigPaths = args.kubeconfigs;
     let gateway: KubeGateway;
-    let contexts: string[];
     try {
-      gateway = createGateway(options);
+      gateway = createGateway(gatewayOptions(args.kubeconfigs, stderrLogger(io, 'nodes'), io));
     } catch (e) {
       throw new CliUsageError(`nodes: ${e instanceof Error ? e.message : String(e)}`);
     }
     const watches: NodeWatch[] = [];
     try {
-      try {
-        contexts = gateway.listContexts().map((c) => c.name);
-      } catch (e) {
-        throw new CliUsageError(`nodes: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (args.context !== undefined) {
-        if (!contexts.includes(args.context)) {
-          throw new CliUsageError(
-            `nodes: no context "${args.context}" in the kubeconfig (contexts: ${contexts.length > 0 ? contexts.join(', ') : 'none'})`,
-          );
-        }
-        contexts = [args.context];
-      }
-      if (contexts.length === 0) throw new CliUsageError('nodes: the kubeconfig defines no contexts');
+      let contexts: string[];
+      if (args.allContexts) {
+        contexts = listKubeContexts('nodes', gateway).map((c) => c.name);
+        if (contexts.length === 0) throw new CliUsageError('nodes: the kubeconfig defines no contexts');
+      } else contexts = [chooseContext('nodes', gateway, args.context).name];
 
       const outcomes = await Promise.all(
         contexts.map((context) => {

@@ -18,6 +18,8 @@ print one JSON line per file, {"file":"<path as given>","result":{"steps":[...]}
 Options:
   --kubelet VERSION  1.26 (also 1.27–1.31, same PLEG) or 1.32 (also 1.33 and later)
   -h, --help         show this help
+
+Exit codes: 0 replayed; 2 bad options, or a FILE that cannot be read or is not a trace; 130 interrupted.
 `;
 
 /** Maps a --kubelet value to the replayed behaviour: 1.26–1.31 share one PLEG, 1.32+ the other. */

@@ -18,6 +18,8 @@ Options:
   --summary   print only the summary, health transitions, skip windows and Ready posts
   --log       print only the simulated kubelet log lines (klog text), one per line
   -h, --help  show this help
+
+Exit codes: 0 simulated; 2 bad options, or a scenario that cannot be read or is not valid; 130 interrupted.
 `;
 
 const SPEC = { command: 'simulate', options: { summary: { type: 'boolean' }, log: { type: 'boolean' } }, positionals: true } as const;

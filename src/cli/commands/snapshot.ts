@@ -22,7 +22,7 @@ ${SSH_OPTIONS_HELP}  -h, --help               show this help
 
 Exit codes: 0 snapshot taken and every call answered; 1 connection, transport or runtime failure (a
 snapshot with failed calls is still printed); 2 bad options, or a host key that is unknown, changed or
-revoked.
+revoked; 130 interrupted.
 `;
 
 type SnapshotArgs = SshArgs & { host: string };
@@ -41,7 +41,7 @@ export const snapshotCommand: CliCommand = async (argv, io) => {
     io.stdout.write(SNAPSHOT_USAGE);
     return 0;
   }
-  const logger = stderrLogger(io);
+  const logger = stderrLogger(io, 'snapshot');
   try {
     const report = await snapshotOverSsh('snapshot', args.host, args, io, logger, io.signal);
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -50,15 +50,15 @@ export const snapshotCommand: CliCommand = async (argv, io) => {
     // snapshotOverSsh already printed how to check and accept the key.
     if (error instanceof HostKeyUnknownError) return 2;
     if (error instanceof HostKeyChangedError || error instanceof HostKeyRevokedError) {
-      io.stderr.write(`pleg-doctor: ${error.message}\n`);
+      io.stderr.write(`pleg-doctor: snapshot: ${error.message}\n`);
       return 2;
     }
     if (error instanceof SudoCheckError) {
-      io.stderr.write(`pleg-doctor: --sudo: ${error.message}\n`);
+      io.stderr.write(`pleg-doctor: snapshot: --sudo: ${error.message}\n`);
       return 1;
     }
     if (error instanceof SshError || error instanceof TransportSelectionError) {
-      io.stderr.write(`pleg-doctor: ${error.message}\n`);
+      io.stderr.write(`pleg-doctor: snapshot: ${error.message}\n`);
       return 1;
     }
     throw error;

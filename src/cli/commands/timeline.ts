@@ -4,8 +4,7 @@
 // what was recorded. `--from-metrics DIR` turns an evidence folder of saved scrapes into a session instead.
 
 import { writeFile } from 'node:fs/promises';
-import { homedir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { sessionFromMetricsSeries } from '../../core/timeline/fromMetrics';
 import { newTimelineSession } from '../../core/timeline/newSession';
 import { applySessionDelta, type SessionSettings, type TimelineSession } from '../../core/timeline/session';
@@ -16,35 +15,34 @@ import type { CriReader } from '../../infra/cri/reader';
 import { localSocketClient, socketPathOf } from '../../infra/cri/transports/localSocket';
 import { selectTransport } from '../../infra/cri/transports/select';
 import type { KubeGateway } from '../../infra/kube/gateway';
-import { defaultIdentityFiles } from '../../infra/ssh/auth';
-import { HostKeyUnknownError, SshConfigError } from '../../infra/ssh/errors';
-import { SshPool } from '../../infra/ssh/pool';
-import { readSshConfigFile, resolveConnectionPlan } from '../../infra/ssh/sshConfig';
+import { HostKeyUnknownError } from '../../infra/ssh/errors';
+import type { SshPool } from '../../infra/ssh/pool';
 import { runLiveFeed } from '../../infra/timeline/liveFeed';
 import { readMetricsFolder } from '../../infra/timeline/readMetricsFolder';
 import { parseCommandArgs } from '../args';
 import { CliUsageError, type CliCommand, type CliIo } from '../io';
-import { hostKeyAdvice, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven, transportKinds, type SshArgs } from '../sshNodeAccess';
+import { chooseContext, CONTEXT_OPTION_HELP, currentContextOf, gatewayOptions, listKubeContexts, type KubeGatewayFactory } from '../kubeContext';
+import { hostKeyAdvice, openSshPool, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven, transportKinds, type SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 import { sshHostOf } from './diagnose';
 import { withDeadline } from '../../core/util/deadlineSignal';
 
-export type TimelineGatewayFactory = (options: { kubeconfigPaths?: string[]; logger: Logger }) => KubeGateway;
+export type TimelineGatewayFactory = KubeGatewayFactory;
 
 export const TIMELINE_USAGE = `Usage: pleg-doctor timeline --node NAME [--context NAME] [--ssh [ssh options]] --for 10m --out FILE
        pleg-doctor timeline --from-metrics DIR --out FILE
 
 Records a node's live PLEG timeline as a session file (the format the editor's PLEG Timeline opens): with
 --ssh, every period the node's runtime is listed over SSH and the kubelet's relist is run on it (each
-CRI call timed, with the runtime request timeout as its deadline); with --context, the kubelet's /metrics
-(through the API server's node proxy, needs get on nodes/proxy) and the node's Ready condition are polled.
+CRI call timed, with the runtime request timeout as its deadline); through the kubeconfig's context
+(--context, else its current-context) the kubelet's /metrics (through the API server's node proxy, needs
+get on nodes/proxy) and the node's Ready condition are polled. With --ssh --host, no --context and no
+--kubeconfig, a kubeconfig that sets no current-context (or none at all) records the runtime alone.
 Ctrl-C stops early and still writes what was recorded.
 
 Options:
   --node NAME              the node (required for a live recording)
-  --context NAME           kubeconfig context: kubelet metrics, Ready condition, kubelet version
-  --kubeconfig FILE        read this kubeconfig instead of KUBECONFIG or ~/.kube/config (repeatable)
-  --for DURATION           how long to record, e.g. 90s, 10m (default 10m)
+${CONTEXT_OPTION_HELP}  --for DURATION           how long to record, e.g. 90s, 10m (default 10m)
   --period DURATION        relist period (default 1s)
   --threshold DURATION     the PLEG health threshold the model uses (default 3m0s)
   --runtime-request-timeout DURATION
@@ -64,7 +62,8 @@ Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
   --host HOST              address or ~/.ssh/config Host alias (default: the node's InternalIP)
 ${SSH_OPTIONS_HELP}  -h, --help               show this help
 
-Exit codes: 0 recorded; 1 nothing could be recorded; 2 bad options; 130 interrupted (the file is written).
+Exit codes: 0 recorded; 1 nothing could be recorded; 2 bad options or kubeconfig (missing or unreadable,
+no such context, no current-context unless --ssh --host alone); 130 interrupted (the file is written).
 `;
 
 const OPTIONS = {
@@ -153,8 +152,6 @@ export function parseTimelineArgs(argv: readonly string[]): TimelineArgs | 'help
     return args;
   }
   if (args.node === undefined) throw new CliUsageError('timeline: --node is required (or --from-metrics DIR)');
-  if (args.context === undefined && args.ssh === undefined && args.criSocket === undefined) throw new CliUsageError('timeline: give --context (kubelet metrics) and/or --ssh or --cri-socket (the runtime): nothing to record otherwise');
-  if (args.context === undefined && args.ssh !== undefined && args.ssh.host === undefined) throw new CliUsageError('timeline: without --context, --host is required (the node\u2019s address comes from its Node object)');
   return args;
 }
 
@@ -162,31 +159,9 @@ async function writeSession(io: CliIo, file: string, session: TimelineSession): 
   await writeFile(resolve(io.cwd, file), `${JSON.stringify(session)}\n`);
 }
 
-/** The SSH pool and plan for the host, as `snapshot` builds them (a command line cannot accept an unknown key). */
+/** The SSH pool for the host, as `snapshot` opens it (openSshPool), and how to reach the node's CRI through it. */
 async function sshTarget(host: string, args: SshArgs, io: CliIo, logger: Logger): Promise<{ pool: SshPool; connectCri: (signal: AbortSignal) => Promise<CriReader> }> {
-  const home = io.env['HOME'] ?? homedir();
-  const localUser = io.env['USER'] ?? userInfo().username;
-  const configDir = io.env['XDG_CONFIG_HOME'] ?? join(home, '.config');
-  let plan;
-  try {
-    const configText = await readSshConfigFile(args.sshConfig ?? join(home, '.ssh', 'config'));
-    plan = resolveConnectionPlan(
-      { host, ...(args.user !== undefined ? { user: args.user } : {}), ...(args.port !== undefined ? { port: args.port } : {}), ...(args.jump !== undefined ? { jumpHost: args.jump } : {}), identityFiles: args.identities },
-      { configText, homeDir: home, localUser },
-    );
-  } catch (error) {
-    if (error instanceof SshConfigError) throw new CliUsageError(`timeline: ${error.message}`);
-    throw error;
-  }
-  for (const warning of plan.warnings) logger.warn(warning);
-  for (const hop of [...plan.jumps, plan.target]) if (hop.identityFiles.length === 0) hop.identityFiles.push(...defaultIdentityFiles(home));
-  const pool = new SshPool({
-    knownHosts: { readOnly: [join(home, '.ssh', 'known_hosts'), '/etc/ssh/ssh_known_hosts', ...plan.userKnownHostsFiles], own: args.knownHosts ?? join(configDir, 'pleg-doctor', 'known_hosts') },
-    confirmUnknownHost: (question) => Promise.resolve(args.acceptHostKeys.includes(question.fingerprint)),
-    auth: { ...(io.env['SSH_AUTH_SOCK'] !== undefined ? { agentSocket: io.env['SSH_AUTH_SOCK'] } : {}) },
-    connectTimeoutMs: Math.max(args.timeoutMs, 10_000),
-    logger,
-  });
+  const { pool, plan } = await openSshPool('timeline', host, args, io, logger);
   const connection = pool.get(plan);
   return {
     pool,
@@ -194,7 +169,7 @@ async function sshTarget(host: string, args: SshArgs, io: CliIo, logger: Logger)
       try {
         await connection.connect(signal);
       } catch (error) {
-        if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice(error));
+        if (error instanceof HostKeyUnknownError) io.stderr.write(hostKeyAdvice('timeline', error));
         throw error;
       }
       const selection = await selectTransport(connection, {
@@ -211,6 +186,20 @@ async function sshTarget(host: string, args: SshArgs, io: CliIo, logger: Logger)
   };
 }
 
+/**
+ * The context to record the kubelet's metrics and Ready condition from: --context, else the kubeconfig's
+ * current-context. With --ssh --host the runtime alone can be recorded, so there, unless --context or
+ * --kubeconfig asks for a cluster, a kubeconfig without a current-context (or none at all) means no
+ * cluster; otherwise it is an error naming what was read.
+ */
+function timelineContext(gateway: KubeGateway, args: TimelineArgs): string | undefined {
+  const clusterAskedFor = args.context !== undefined || args.kubeconfigs.length > 0;
+  // The runtime alone (a remote node's over SSH, or this machine's socket) needs no cluster: a kubeconfig
+  // without a current-context then records the runtime only.
+  if (!clusterAskedFor && (args.ssh?.host !== undefined || args.criSocket !== undefined)) return currentContextOf('timeline', gateway, listKubeContexts('timeline', gateway));
+  return chooseContext('timeline', gateway, args.context).name;
+}
+
 export function createTimelineCommand(createGateway: TimelineGatewayFactory): CliCommand {
   return async (argv, io) => {
     const args = parseTimelineArgs(argv);
@@ -218,7 +207,7 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
       io.stdout.write(TIMELINE_USAGE);
       return 0;
     }
-    const logger = stderrLogger(io);
+    const logger = stderrLogger(io, 'timeline');
     if (args.fromMetrics !== undefined) {
       const session = sessionFromMetricsSeries({ scrapes: await readMetricsFolder(args.fromMetrics), ...(args.node !== undefined ? { node: args.node } : {}), settings: { thresholdMs: args.thresholdMs } });
       await writeSession(io, args.out, session);
@@ -233,15 +222,26 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
       profile: args.kubeletVersion !== undefined ? profileOf(args.kubeletVersion) : '1.32+',
       evented: args.evented,
     };
-    const session = newTimelineSession({ node, ...(args.context !== undefined ? { context: args.context } : {}), source: 'live', startedAt: new Date(), settings });
-    const gateway = args.context !== undefined ? createGateway({ logger, ...(args.kubeconfigs.length > 0 ? { kubeconfigPaths: args.kubeconfigs } : {}) }) : undefined;
+    let gateway: KubeGateway | undefined = createGateway(gatewayOptions(args.kubeconfigs, logger, io));
+    let context: string | undefined;
+    try {
+      context = timelineContext(gateway, args);
+    } catch (error) {
+      gateway.dispose();
+      throw error;
+    }
+    if (context === undefined) {
+      gateway.dispose();
+      gateway = undefined;
+    }
+    const session = newTimelineSession({ node, ...(context !== undefined ? { context } : {}), source: 'live', startedAt: new Date(), settings });
     let pool: SshPool | undefined;
     const stop = withDeadline(io.signal, args.forMs);
     try {
       let connectCri: ((signal: AbortSignal) => Promise<CriReader>) | undefined;
       if (args.ssh !== undefined) {
         let host = args.ssh.host;
-        if (host === undefined && gateway !== undefined && args.context !== undefined) host = sshHostOf(await gateway.getNode(args.context, node, io.signal), node);
+        if (host === undefined && gateway !== undefined && context !== undefined) host = sshHostOf(await gateway.getNode(context, node, io.signal), node);
         const target = await sshTarget(host as string, args.ssh, io, logger);
         pool = target.pool;
         connectCri = target.connectCri;
@@ -260,7 +260,7 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
         settings,
         settingsFromConfigz: args.runtimeRequestTimeoutMs === undefined,
         ...(connectCri !== undefined ? { connectCri } : { noCriReason: 'recorded without --ssh or --cri-socket: no model relists, only the kubelet\u2019s metrics and the Ready condition' }),
-        ...(gateway !== undefined && args.context !== undefined ? { kube: { gateway, context: args.context } } : {}),
+        ...(gateway !== undefined && context !== undefined ? { kube: { gateway, context } } : {}),
         signal: stop,
         onDelta: (d) => applySessionDelta(session, d),
         logger,

@@ -7,7 +7,7 @@ import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import { toClusterError } from './errors';
-import type { ClusterError, ContextInfo, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch } from './gateway';
+import type { ClusterError, ContextInfo, KubeconfigSummary, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch } from './gateway';
 import { createKubeClient } from './kubeClient';
 import type { KubeClient } from './kubeClient';
 import { KubeConfigError, loadKubeconfigs } from './kubeconfig';
@@ -21,8 +21,8 @@ export interface KubeGatewayOptions {
   /** Kubeconfig files, in merge order; default: KUBECONFIG, else ~/.kube/config. */
   kubeconfigPaths?: string[];
   logger?: Logger;
-  /** Environment to read KUBECONFIG from (tests). */
-  env?: NodeJS.ProcessEnv;
+  /** Environment to read KUBECONFIG and HOME from (the CLI's, tests'); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Tuning for tests and benchmarks; production uses the defaults. */
   watch?: Partial<Omit<NodeWatchOptions, 'logger'>>;
 }
@@ -61,6 +61,12 @@ class Gateway implements KubeGateway {
     // Read the files again each time: the user may have switched clusters or fixed a typo since.
     this.loaded = loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
     return this.loaded.contexts.map((c) => ({ ...c.info }));
+  }
+
+  kubeconfigSummary(): KubeconfigSummary {
+    const loaded = this.loaded ?? loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+    this.loaded = loaded;
+    return { files: [...loaded.files], searched: [...loaded.searched], ...(loaded.currentContext !== undefined ? { currentContext: loaded.currentContext } : {}) };
   }
 
   private resolve(context: string): ResolvedContext {

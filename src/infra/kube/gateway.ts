@@ -83,9 +83,21 @@ export interface NodeProxyOptions {
   maxBytes?: number;
 }
 
+/** What the last listContexts() read, for messages and for choosing the context as kubectl does. */
+export interface KubeconfigSummary {
+  /** The files read, in merge order. */
+  files: string[];
+  /** The files looked for: --kubeconfig, else KUBECONFIG's list, else ~/.kube/config (missing ones skipped). */
+  searched: string[];
+  /** current-context as kubectl merges it (the first file that sets it), even when no context has that name. */
+  currentContext?: string;
+}
+
 export interface KubeGateway {
   /** Every context of every file in KUBECONFIG (or ~/.kube/config). Throws KubeConfigError on bad input. */
   listContexts(): ContextInfo[];
+  /** The kubeconfig the last listContexts() read; absent where no kubeconfig file is read (the demo, fakes). */
+  kubeconfigSummary?(): KubeconfigSummary;
   /** All of the context's nodes, or only `only.node` (a field selector: one node's panel watches one object). */
   watchNodes(context: string, only?: { node: string }): NodeWatch;
   /** Events whose involvedObject is the node, newest first. */

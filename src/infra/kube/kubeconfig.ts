@@ -41,13 +41,27 @@ export interface ResolvedContext {
 }
 
 export interface LoadedKubeconfig {
+  /** The files read, in merge order. */
   files: string[];
+  /** The files looked for (kubeconfigFiles): `files` and the missing ones that were skipped. */
+  searched: string[];
+  /** current-context as merged (the first file that sets it wins), even when no context has that name. */
   currentContext?: string;
   contexts: ResolvedContext[];
 }
 
+/**
+ * The home directory kubectl takes ~/.kube/config from: $HOME outside Windows (client-go
+ * util/homedir/homedir.go, HomeDir), so that `HOME=/x kubectl …` and `HOME=/x pleg-doctor …` read the same
+ * file; on Windows client-go weighs HOME, HOMEDRIVE+HOMEPATH and USERPROFILE, and Node's own answer is kept.
+ */
+export function kubectlHome(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const home = env['HOME'];
+  return process.platform !== 'win32' && home !== undefined && home !== '' ? home : homedir();
+}
+
 /** The files kubectl would read: explicit paths, else KUBECONFIG, else ~/.kube/config. */
-export function kubeconfigFiles(explicit?: string[], env: NodeJS.ProcessEnv = process.env, home = homedir()): { files: string[]; required: boolean } {
+export function kubeconfigFiles(explicit?: string[], env: Readonly<Record<string, string | undefined>> = process.env, home = kubectlHome(env)): { files: string[]; required: boolean } {
   if (explicit && explicit.length > 0) return { files: explicit, required: true };
   const fromEnv = (env['KUBECONFIG'] ?? '').split(delimiter).filter((p) => p.trim() !== '');
   if (fromEnv.length > 0) return { files: [...new Set(fromEnv)], required: false };
@@ -158,13 +172,13 @@ export function mergeKubeconfigs(inputs: { file: string; text: string }[]): Load
     if (reason) entry.problem = new KubeConfigError(ctx.file, reason).clusterError;
     resolved.push(entry);
   }
-  const loaded: LoadedKubeconfig = { files: inputs.map((i) => i.file), contexts: resolved };
+  const loaded: LoadedKubeconfig = { files: inputs.map((i) => i.file), searched: inputs.map((i) => i.file), contexts: resolved };
   if (currentContext !== undefined) loaded.currentContext = currentContext;
   return loaded;
 }
 
 /** Reads and merges the files; missing files are skipped unless they were named explicitly. */
-export function loadKubeconfigs(explicit?: string[], env: NodeJS.ProcessEnv = process.env): LoadedKubeconfig {
+export function loadKubeconfigs(explicit?: string[], env: Readonly<Record<string, string | undefined>> = process.env): LoadedKubeconfig {
   const { files, required } = kubeconfigFiles(explicit, env);
   const inputs: { file: string; text: string }[] = [];
   for (const file of files) {
@@ -178,5 +192,5 @@ export function loadKubeconfigs(explicit?: string[], env: NodeJS.ProcessEnv = pr
     }
     inputs.push({ file, text });
   }
-  return mergeKubeconfigs(inputs);
+  return { ...mergeKubeconfigs(inputs), searched: files };
 }

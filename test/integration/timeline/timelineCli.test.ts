@@ -1,5 +1,6 @@
 // `pleg-doctor timeline` over the real sshd and containerd of the node stack: a short recording with
-// --ssh and no cluster, written as a session file that validates; Ctrl-C (the io signal) still writes it.
+// --ssh and no cluster (HOME has no kubeconfig, KUBECONFIG is unset: no current-context to poll), written
+// as a session file that validates; Ctrl-C (the io signal) still writes it.
 
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTimelineCommand } from '../../../src/cli/commands/timeline';
 import type { CliIo } from '../../../src/cli/io';
 import { parseTimelineSession } from '../../../src/core/timeline/validate';
+import { createKubeGateway } from '../../../src/infra/kube/createGateway';
 import { stack } from '../cri/kit';
 import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 
@@ -15,9 +17,7 @@ const env = stack();
 const home = mkdtempSync(join(tmpdir(), 'pleg-timeline-cli-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-const command = createTimelineCommand(() => {
-  throw new Error('no cluster in this test');
-});
+const command = createTimelineCommand(createKubeGateway);
 
 async function run(argv: string[], signal: AbortSignal): Promise<{ code: number; stderr: string }> {
   const err: string[] = [];

@@ -11,6 +11,7 @@ import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliTargets } from '../../../esbuild.mjs';
 import { REMOTE_COMMANDS_BUNDLE } from '../../../src/cli/registry';
+import { conventionCases, conventionFiles, helpExitCode } from '../cli/conventionCases';
 
 const ROOT = resolve(__dirname, '../../..');
 const FIXTURE = join(ROOT, 'test/fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log');
@@ -46,6 +47,28 @@ describe('the pleg-doctor bundles', () => {
     expect(cli('nodes', '--help')).toMatch(/^Usage: pleg-doctor nodes/u);
     expect(cli('snapshot', '--help')).toMatch(/^Usage: pleg-doctor snapshot/u);
   });
+
+  it('bad flags and unusable kubeconfigs: the exit code each --help gives and one prefix, across both bundles', () => {
+    // A usage error thrown in cliRemote.js reaches the dispatcher in cli.js, which holds its own copy of the
+    // error class: it exited 1 with "pleg-doctor: diagnose: diagnose: …" before (src/cli/io.ts).
+    const files = conventionFiles();
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', HOME: files.home };
+      delete env['KUBECONFIG'];
+      const helps = new Map<string, string>();
+      const failures: string[] = [];
+      for (const c of conventionCases(files).filter((row) => row.bundle === true)) {
+        const help = helps.get(c.command) ?? cli(c.command, '--help');
+        helps.set(c.command, help);
+        const r = spawnSync(process.execPath, [join(dir, 'cli.js'), c.command, ...c.argv], { encoding: 'utf8', cwd: files.dir, env: { ...env, ...c.env } });
+        const stderrOk = typeof c.stderr === 'string' ? r.stderr === c.stderr : c.stderr.test(r.stderr);
+        if (r.status !== helpExitCode(help, c.clause) || !stderrOk || r.stdout !== '') failures.push(`${c.name}: exit ${r.status}, stderr ${JSON.stringify(r.stderr)}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}`);
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      files.remove();
+    }
+  }, 120_000);
 
   it('without cliRemote.js beside it, a remote command fails naming the missing file; an offline one still runs', () => {
     const alone = mkdtempSync(join(tmpdir(), 'pleg-cli-alone-'));

@@ -79,15 +79,15 @@ describe('pleg-doctor classify', () => {
       ['classify', '-'],
       JSON.stringify({ kind: 'Node', metadata: { name: 'd' }, status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Ready', status: 'True' }] } }),
     );
-    expect(dup.err).toBe('pleg-doctor: warning: d: 2 Ready conditions; using the one with the latest heartbeat\n');
+    expect(dup.err).toBe('pleg-doctor: classify: warning: d: 2 Ready conditions; using the one with the latest heartbeat\n');
   });
 
   describe('bad input exits 2 naming the cause', () => {
     it.each([
-      [['classify', 'missing.json'], 'pleg-doctor: missing.json: no such file\n'],
-      [['classify', 'not-a-node-pod.json'], 'pleg-doctor: not-a-node-pod.json: expected a Node, NodeList or List, found kind "Pod"\n'],
-      [['classify', 'list-with-pod.json'], 'pleg-doctor: list-with-pod.json: items[1] is kind "Pod", expected a Node\n'],
-      [['classify', '.'], 'pleg-doctor: .: is a directory, expected a JSON file\n'],
+      [['classify', 'missing.json'], 'pleg-doctor: classify: missing.json: no such file\n'],
+      [['classify', 'not-a-node-pod.json'], 'pleg-doctor: classify: not-a-node-pod.json: expected a Node, NodeList or List, found kind "Pod"\n'],
+      [['classify', 'list-with-pod.json'], 'pleg-doctor: classify: list-with-pod.json: items[1] is kind "Pod", expected a Node\n'],
+      [['classify', '.'], 'pleg-doctor: classify: .: is a directory, expected a JSON file\n'],
       [['classify'], 'pleg-doctor: classify: missing FILE (use "-" for standard input)\n'],
       [['classify', 'a', 'b'], 'pleg-doctor: classify: expected one FILE, got 2\n'],
       [['classify', '--bogus', 'a'], 'pleg-doctor: classify: unknown option "--bogus"\n'],
@@ -103,19 +103,19 @@ describe('pleg-doctor classify', () => {
       expect(r.code).toBe(2);
       const text = readFileSync(`${FIXTURES}truncated.json`, 'utf8');
       const lastLine = text.split('\n').length;
-      expect(r.err).toMatch(new RegExp(`^pleg-doctor: truncated\\.json: invalid JSON at line ${lastLine} column \\d+ \\(offset \\d+\\): `, 'u'));
+      expect(r.err).toMatch(new RegExp(`^pleg-doctor: classify: truncated\\.json: invalid JSON at line ${lastLine} column \\d+ \\(offset \\d+\\): `, 'u'));
     });
 
     it('garbage on stdin: the position of the bad token', async () => {
       const r = await run(['classify', '-'], '{\n  "kind": "Node",\n  "metadata": { "name": x }\n}');
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/^pleg-doctor: standard input: invalid JSON at line 3 column 25 \(offset 44\): Unexpected token 'x'\n$/u);
+      expect(r.err).toMatch(/^pleg-doctor: classify: standard input: invalid JSON at line 3 column 25 \(offset 44\): Unexpected token 'x'\n$/u);
     });
 
     it('empty stdin, a JSON array, a JSON string', async () => {
-      expect((await run(['classify', '-'], '  ')).err).toBe('pleg-doctor: standard input: empty input, expected JSON\n');
-      expect((await run(['classify', '-'], '[]')).err).toBe('pleg-doctor: standard input: expected a Node, NodeList or List, found a JSON array\n');
-      expect((await run(['classify', '-'], '"node"')).err).toBe('pleg-doctor: standard input: expected a Node, NodeList or List, found a JSON string\n');
+      expect((await run(['classify', '-'], '  ')).err).toBe('pleg-doctor: classify: standard input: empty input, expected JSON\n');
+      expect((await run(['classify', '-'], '[]')).err).toBe('pleg-doctor: classify: standard input: expected a Node, NodeList or List, found a JSON array\n');
+      expect((await run(['classify', '-'], '"node"')).err).toBe('pleg-doctor: classify: standard input: expected a Node, NodeList or List, found a JSON string\n');
     });
   });
 
@@ -154,6 +154,6 @@ describe('pleg-doctor (dispatch)', () => {
     io.controller.abort(new Error('interrupted by SIGINT'));
     const code = await runCli(['slow'], io, { slow: { summary: '', load: () => Promise.resolve(() => Promise.reject(new Error('aborted'))) } }, '1');
     expect(code).toBe(130);
-    expect(io.err()).toBe('pleg-doctor: interrupted by SIGINT\n');
+    expect(io.err()).toBe('pleg-doctor: slow: interrupted by SIGINT\n');
   });
 });

@@ -43,7 +43,7 @@ interface Calls {
 
 function fakeGateway(
   at: { origin: number; now: number },
-  options: { forbidProxy?: boolean; apiDown?: boolean; hangProxy?: boolean; /** A kubelet that serves this journal (configz enableSystemLogQuery: true). */ journal?: string } = {},
+  options: { forbidProxy?: boolean; apiDown?: boolean; hangProxy?: boolean; noCurrentContext?: boolean; /** A kubelet that serves this journal (configz enableSystemLogQuery: true). */ journal?: string } = {},
 ): { factory: DiagnoseGatewayFactory; calls: Calls } {
   const nowMs = at.now;
   const nodes = new Map(specs.map((s) => [s.name, demoNodeAt(s, at.origin, nowMs)]));
@@ -52,7 +52,10 @@ function fakeGateway(
   const factory: DiagnoseGatewayFactory = (o) => {
     calls.kubeconfigPaths = o.kubeconfigPaths;
     const gateway: KubeGateway = {
-      listContexts: () => [{ name: 'prod-eu', cluster: 'prod-eu', user: 'u', server: 'https://127.0.0.1:6443', isCurrent: true }],
+      listContexts: () => [
+        { name: 'staging', cluster: 'staging', user: 'u', server: 'https://127.0.0.2:6443', isCurrent: false },
+        { name: 'prod-eu', cluster: 'prod-eu', user: 'u', server: 'https://127.0.0.1:6443', isCurrent: options.noCurrentContext !== true },
+      ],
       watchNodes: (): NodeWatch => {
         throw new Error('diagnose must not watch');
       },
@@ -142,11 +145,43 @@ describe('pleg-doctor diagnose', () => {
     expect(checks.find((c) => c.id === 'syncloop-healthz')?.summary).toContain('403 — needs get on nodes/proxy');
   });
 
-  it('could not diagnose → exit 3 naming the cause: unknown context, unknown node, API unreachable', async () => {
+  it('without --context: the kubeconfig\'s current-context, as kubectl; none set → exit 2 naming --context and current-context', async () => {
+    const g = fakeGateway(demoAt(30));
+    const r = await run(g.factory, ['--metrics-interval', '0', '--node', 'prod-eu-node-01', '-o', 'json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.out) as { node: string }).node).toBe('prod-eu-node-01');
+    expect(g.calls.getNode).toEqual(['prod-eu/prod-eu-node-01']);
+    const none = fakeGateway(demoAt(30), { noCurrentContext: true });
+    const refused = await run(none.factory, ['--node', 'prod-eu-node-01']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe('pleg-doctor: diagnose: no --context given and the kubeconfig sets no current-context; give --context NAME (contexts: staging, prod-eu)\n');
+    expect(none.calls.getNode).toEqual([]);
+  });
+
+  it('-o/--output and --format take the same values; both given, they must agree', async () => {
+    const g = fakeGateway(demoAt(30));
+    const outputs = [];
+    for (const flags of [['-o', 'json'], ['-ojson'], ['--output=json'], ['--format', 'json'], ['-o', 'json', '--format', 'json'], ['-o', 'md'], ['--output', 'markdown'], []]) {
+      const r = await run(g.factory, [...base, '--node', 'prod-eu-node-01', ...flags]);
+      expect(r.code, flags.join(' ')).toBe(0);
+      outputs.push(r.out.startsWith('{') ? 'json' : r.out.startsWith('# PLEG Doctor report') ? 'md' : r.out.slice(0, 40));
+    }
+    expect(outputs).toEqual(['json', 'json', 'json', 'json', 'json', 'md', 'md', 'md']);
+    const clash = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '-o', 'json', '--format', 'md']);
+    expect(clash).toMatchObject({ code: 2, out: '', err: 'pleg-doctor: diagnose: -o/--output json and --format md disagree (--format is the old name of -o/--output: give one)\n' });
+  });
+
+  it('an unknown context is a usage error: exit 2, one prefix, nothing read', async () => {
     const g = fakeGateway(demoAt(30));
     const ctx = await run(g.factory, ['--context', 'nope', '--node', 'prod-eu-node-01']);
-    expect(ctx.code).toBe(3);
-    expect(ctx.err).toContain('no context "nope" in the kubeconfig (contexts: prod-eu)');
+    expect(ctx.code).toBe(2);
+    expect(ctx.err).toBe('pleg-doctor: diagnose: no context "nope" in the kubeconfig (contexts: staging, prod-eu)\n');
+    expect(g.calls.getNode).toEqual([]);
+  });
+
+  it('could not diagnose → exit 3 naming the cause: unknown node, API unreachable', async () => {
+    const g = fakeGateway(demoAt(30));
     const node = await run(g.factory, [...base, '--node', 'prod-eu-node-99']);
     expect(node.code).toBe(3);
     expect(node.err).toContain('There is no node "prod-eu-node-99" in context "prod-eu" (404 Not Found)');
@@ -220,9 +255,10 @@ describe('pleg-doctor diagnose', () => {
   it('usage errors → exit 2', async () => {
     const g = fakeGateway(demoAt(30));
     for (const [args, message] of [
-      [['--node', 'n'], '--context is required'],
       [['--context', 'c'], '--node is required'],
+      [[], '--node is required'],
       [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be md, markdown or json'],
+      [['--context', 'c', '--node', 'n', '-o', 'yaml'], '-o/--output must be md, markdown or json, got "yaml"'],
       [['--context', 'c', '--node', 'n', '--proxy-timeout', '0'], '--proxy-timeout must be an integer from 1'],
       [['--context', 'c', '--node', 'n', '--metrics-interval', '-5'], '--metrics-interval must be an integer'],
       [['--context', 'c', '--node', 'n', '--log-window', 'x'], '--log-window must be an integer'],
@@ -244,7 +280,8 @@ describe('pleg-doctor diagnose', () => {
     expect(parsed).toMatchObject({ context: 'c', node: 'n', ssh: true, metricsIntervalMs: 0, proxyTimeoutMs: 15_000, sshArgs: { user: 'ops', port: 2222, sudo: true, transport: 'exec', timeoutMs: 9000 } });
     const help = await run(fakeGateway(demoAt(30)).factory, ['--help']);
     expect(help.code).toBe(0);
-    expect(help.out).toContain('Usage: pleg-doctor diagnose --context NAME --node NAME');
+    expect(help.out).toContain('Usage: pleg-doctor diagnose --node NAME [--context NAME]');
+    expect(help.out).toContain("default: the kubeconfig's current-context");
     expect(help.out).toContain('NOT a read-only permission');
     expect(help.out).toContain('--accept-host-key FP');
     const node: KubeNode = { status: { addresses: [{ type: 'Hostname', address: 'h1' }, { type: 'InternalIP', address: '10.0.0.7' }] } };

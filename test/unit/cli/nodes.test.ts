@@ -48,7 +48,8 @@ class ScriptedWatch implements NodeWatch {
 
 type Script = ConstructorParameters<typeof ScriptedWatch>[1];
 
-function gateway(scripts: Record<string, Script>, listError?: Error) {
+/** `current`: the kubeconfig's current-context (default: the first context; null: none set). */
+function gateway(scripts: Record<string, Script>, listError?: Error, current: string | null = Object.keys(scripts)[0] ?? null) {
   const watches: ScriptedWatch[] = [];
   let disposed = false;
   let options: Parameters<GatewayFactory>[0];
@@ -57,8 +58,9 @@ function gateway(scripts: Record<string, Script>, listError?: Error) {
     const gw: KubeGateway = {
       listContexts: (): ContextInfo[] => {
         if (listError !== undefined) throw listError;
-        return Object.keys(scripts).map((name, i) => ({ name, cluster: name, user: 'u', server: 'https://127.0.0.1:6443', isCurrent: i === 0 }));
+        return Object.keys(scripts).map((name) => ({ name, cluster: name, user: 'u', server: 'https://127.0.0.1:6443', isCurrent: name === current }));
       },
+      kubeconfigSummary: () => ({ files: ['/home/u/.kube/config'], searched: ['/home/u/.kube/config'], ...(current !== null ? { currentContext: current } : {}) }),
       watchNodes: (context) => {
         const w = new ScriptedWatch(context, scripts[context] ?? []);
         watches.push(w);
@@ -85,12 +87,12 @@ async function run(factory: GatewayFactory, args: string[], abortAfterMs?: numbe
 }
 
 describe('pleg-doctor nodes', () => {
-  it('one line per node per context, sorted by name; a failed context gives an error line and exit 1', async () => {
+  it('--all-contexts: one line per node per context, sorted by name; a failed context gives an error line and exit 1', async () => {
     const g = gateway({
       prod: [{ afterMs: 5, state: { kind: 'synced', resourceVersion: '7' }, nodes }],
       staging: [{ afterMs: 5, state: { kind: 'error', error: { kind: 'forbidden', message: '403 Forbidden: cannot watch nodes', verb: 'watch', resource: 'nodes' } } }],
     });
-    const r = await run(g.factory, []);
+    const r = await run(g.factory, ['--all-contexts']);
     expect(r.code).toBe(1);
     expect(r.lines.map((l) => [l['context'], l['name'], l['verdict']])).toEqual([
       ['prod', 'ip-10-0-1-17.eu-west-1.compute.internal', 'pleg'],
@@ -129,13 +131,44 @@ describe('pleg-doctor nodes', () => {
     expect(g.options()?.kubeconfigPaths).toEqual(['/tmp/k1', '/tmp/k2']);
   });
 
+  it('without --context: the kubeconfig\'s current context only, as kubectl; the gateway reads the command\'s environment', async () => {
+    const g = gateway(
+      {
+        a: [{ afterMs: 1, state: { kind: 'error', error: { kind: 'unreachable', message: 'connection refused' } } }],
+        b: [{ afterMs: 1, state: { kind: 'synced', resourceVersion: '1' }, nodes: nodes.slice(0, 2) }],
+      },
+      undefined,
+      'b',
+    );
+    const io = memoryIo();
+    io.env = { KUBECONFIG: '/tmp/one:/tmp/two', HOME: '/home/u' };
+    const code = await runCli(['nodes'], io, { nodes: { summary: '', load: () => Promise.resolve(createNodesCommand(g.factory)) } }, '1');
+    expect(code).toBe(0);
+    expect(io.err()).toBe('');
+    expect(g.watches.map((w) => w.context)).toEqual(['b']);
+    expect(io.out().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { context: string }).context)).toEqual(['b', 'b']);
+    expect(g.options()?.env).toEqual({ KUBECONFIG: '/tmp/one:/tmp/two', HOME: '/home/u' });
+    expect(g.options()?.kubeconfigPaths).toBeUndefined();
+  });
+
+  it('-o json, -ojson and --output=json print the same JSON lines as no -o', async () => {
+    const script = (): Record<string, Script> => ({ prod: [{ afterMs: 0, state: { kind: 'synced', resourceVersion: '1' }, nodes }] });
+    const plain = await run(gateway(script()).factory, []);
+    for (const args of [['-o', 'json'], ['-ojson'], ['--output=json'], ['--output', 'json']]) {
+      const r = await run(gateway(script()).factory, args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.lines.map((l) => ({ ...l, since: null, plegLastSeenAgoSeconds: null })), args.join(' ')).toEqual(plain.lines.map((l) => ({ ...l, since: null, plegLastSeenAgoSeconds: null })));
+    }
+    expect(plain.lines).toHaveLength(4);
+  });
+
   it('a context that never syncs times out at the deadline, with the last reconnect error if any', async () => {
     const g = gateway({
       silent: [],
       flapping: [{ afterMs: 5, state: { kind: 'reconnecting', attempt: 1, delayMs: 1000, error: { kind: 'tls', message: 'certificate signed by unknown authority' } } }],
     });
     const started = Date.now();
-    const r = await run(g.factory, ['--timeout', '150ms']);
+    const r = await run(g.factory, ['--all-contexts', '--timeout', '150ms']);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(r.code).toBe(1);
     // Lines follow the kubeconfig's context order.
@@ -162,6 +195,9 @@ describe('pleg-doctor nodes', () => {
       [['--context'], 'pleg-doctor: nodes: --context needs a value\n'],
       [['--frob'], 'pleg-doctor: nodes: unknown option "--frob"\n'],
       [['prod'], 'pleg-doctor: nodes: unexpected argument "prod" (use --context NAME)\n'],
+      [['--context', 'a', '--all-contexts'], 'pleg-doctor: nodes: --context and --all-contexts exclude each other\n'],
+      [['-o', 'yaml'], 'pleg-doctor: nodes: -o/--output must be json, got "yaml"\n'],
+      [['--output=wide'], 'pleg-doctor: nodes: -o/--output must be json, got "wide"\n'],
     ])('%j', async (args, err) => {
       const r = await run(gateway({ a: [] }).factory, args);
       expect(r).toMatchObject({ code: 2, err, lines: [] });
@@ -174,7 +210,22 @@ describe('pleg-doctor nodes', () => {
     });
 
     it('no contexts at all', async () => {
-      expect((await run(gateway({}).factory, [])).err).toBe('pleg-doctor: nodes: the kubeconfig defines no contexts\n');
+      expect((await run(gateway({}).factory, ['--all-contexts'])).err).toBe('pleg-doctor: nodes: the kubeconfig defines no contexts\n');
+      expect((await run(gateway({}).factory, [])).err).toBe(
+        'pleg-doctor: nodes: no --context given and the kubeconfig sets no current-context (read /home/u/.kube/config); give --context NAME (contexts: none)\n',
+      );
+    });
+
+    it('no --context and no current-context: names both and the file read', async () => {
+      const r = await run(gateway({ a: [], b: [] }, undefined, null).factory, []);
+      expect(r).toMatchObject({ code: 2, lines: [] });
+      expect(r.err).toBe('pleg-doctor: nodes: no --context given and the kubeconfig sets no current-context (read /home/u/.kube/config); give --context NAME (contexts: a, b)\n');
+    });
+
+    it('a current-context that names no context', async () => {
+      const r = await run(gateway({ a: [] }, undefined, 'gone').factory, []);
+      expect(r).toMatchObject({ code: 2, lines: [] });
+      expect(r.err).toBe('pleg-doctor: nodes: the kubeconfig\'s current-context "gone" names no context (contexts: a); give --context NAME\n');
     });
   });
 });

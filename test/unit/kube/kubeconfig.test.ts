@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { KubeConfigError, kubeconfigFiles, mergeKubeconfigs, parseKubeconfig } from '../../../src/infra/kube/kubeconfig';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createKubeGateway } from '../../../src/infra/kube/createGateway';
+import { KubeConfigError, kubeconfigFiles, kubectlHome, loadKubeconfigs, mergeKubeconfigs, parseKubeconfig } from '../../../src/infra/kube/kubeconfig';
 
 const fileA = `apiVersion: v1
 kind: Config
@@ -116,5 +120,49 @@ describe('kubeconfigFiles', () => {
   });
   it('prefers explicit paths, which must exist', () => {
     expect(kubeconfigFiles(['/c'], { KUBECONFIG: '/a' }, '/home/u')).toEqual({ files: ['/c'], required: true });
+  });
+});
+
+describe('~/.kube/config is under $HOME, as kubectl reads it', () => {
+  it.skipIf(process.platform === 'win32')('HOME from the given environment; unset or empty, the OS home', () => {
+    expect(kubectlHome({ HOME: '/home/other' })).toBe('/home/other');
+    expect(kubeconfigFiles(undefined, { HOME: '/home/other' })).toEqual({ files: ['/home/other/.kube/config'], required: false });
+    expect(kubectlHome({ HOME: '' })).not.toBe('');
+    expect(kubectlHome({})).not.toBe('');
+  });
+});
+
+describe('what a load read: files, the files looked for, and the current-context even when it names nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pleg-kubeconfig-'));
+  const home = join(dir, 'home');
+  const a = join(dir, 'a.yaml');
+  const dangling = join(dir, 'dangling.yaml');
+  writeFileSync(a, fileA);
+  writeFileSync(dangling, 'apiVersion: v1\nkind: Config\ncurrent-context: gone\n');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('no KUBECONFIG and no ~/.kube/config: nothing read, the default file looked for', () => {
+    const loaded = loadKubeconfigs(undefined, { HOME: home });
+    expect(loaded).toMatchObject({ files: [], searched: [join(home, '.kube', 'config')], contexts: [] });
+    expect(loaded.currentContext).toBeUndefined();
+  });
+
+  it('a KUBECONFIG list: missing files looked for but not read; the first current-context wins even when it names no context', () => {
+    const missing = join(dir, 'missing.yaml');
+    const loaded = loadKubeconfigs(undefined, { HOME: home, KUBECONFIG: [missing, dangling, a].join(delimiter) });
+    expect(loaded.files).toEqual([dangling, a]);
+    expect(loaded.searched).toEqual([missing, dangling, a]);
+    expect(loaded.currentContext).toBe('gone');
+    expect(loaded.contexts.some((c) => c.info.isCurrent)).toBe(false);
+  });
+
+  it('the gateway reports the same, from the environment it was given', () => {
+    const gateway = createKubeGateway({ env: { HOME: home, KUBECONFIG: [dangling, a].join(delimiter) } });
+    try {
+      expect(gateway.listContexts().map((c) => c.name)).toEqual(['alpha', 'both']);
+      expect(gateway.kubeconfigSummary?.()).toEqual({ files: [dangling, a], searched: [dangling, a], currentContext: 'gone' });
+    } finally {
+      gateway.dispose();
+    }
   });
 });

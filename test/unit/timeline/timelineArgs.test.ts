@@ -12,10 +12,13 @@ describe('pleg-doctor timeline options', () => {
     expect(() => parseTimelineArgs(['--node', 'n1', '--context', 'c', '--out', 'x', '--for', 'ten'])).toThrow(/--for must be a duration/u);
     expect(() => parseTimelineArgs(['--node', 'n1', '--context', 'c', '--out', 'x', '--period', '10ms'])).toThrow(/--period must be at least 100 ms/u);
     expect(() => parseTimelineArgs(['--node', 'n1', '--context', 'c', '--out', 'x', '--port', '22'])).toThrow(/--port is a node-side option: add --ssh/u);
-    expect(() => parseTimelineArgs(['--node', 'n1', '--out', 'x'])).toThrow(/give --context .* and\/or --ssh/u);
-    expect(() => parseTimelineArgs(['--node', 'n1', '--ssh', '--out', 'x'])).toThrow(/--host is required/u);
     expect(() => parseTimelineArgs(['--node', 'n1', '--context', 'c', '--out', 'x', '--kubelet-version', 'two'])).toThrow(/--kubelet-version/u);
     expect(() => parseTimelineArgs(['--bogus'])).toThrow(/unknown option/u);
+  });
+
+  it('no --context is no error here: the kubeconfig\'s current-context is looked up when the command runs', () => {
+    expect(parseTimelineArgs(['--node', 'n1', '--out', 'x'])).toMatchObject({ node: 'n1', ssh: undefined });
+    expect(parseTimelineArgs(['--node', 'n1', '--out', 'x'])).not.toHaveProperty('context');
   });
 
   it('--from-metrics needs only --out', () => {
