@@ -7,6 +7,7 @@
 
 import { goDurationSeconds } from './durationSeconds';
 import { klogTimeValid, readFastHeader } from './klogFastHeader';
+import { klogJsonTsToEpochMs } from './klogJsonTime';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
@@ -186,10 +187,10 @@ function readJson(json: string): { body: Body; time?: LineTime; clock?: string }
   const body: Body = { msg: o['msg'], fields, text };
   if (typeof o['err'] === 'string') body.err = o['err'];
   const out: { body: Body; time?: LineTime; clock?: string } = { body };
-  const ts = o['ts'];
-  if (typeof ts === 'number' && Number.isFinite(ts)) {
-    out.time = { epochMs: ts * 1000 };
-    const d = new Date(ts * 1000);
+  const epochMs = klogJsonTsToEpochMs(o['ts']);
+  if (epochMs !== undefined) {
+    out.time = { epochMs };
+    const d = new Date(epochMs);
     if (!Number.isNaN(d.getTime())) out.clock = d.toISOString().slice(11, 19);
   }
   return out;
@@ -249,8 +250,10 @@ export function readLineGeneral(line: string): ReadLine {
   const inner = readBody(line, outer.at);
   const read: ReadLine = { body: inner.body };
   const time = inner.time ?? outer.time;
-  // An absolute prefix time beats a year-less klog header: it needs no year guessing.
-  const best = outer.time !== undefined && 'epochMs' in outer.time ? outer.time : time;
+  // The kubelet's own absolute time (a JSON line's ts, finer than any journald prefix's and stamped by the
+  // writer) comes first; then an absolute prefix time beats a year-less klog header: it needs no year guessing.
+  const isAbsolute = (t: LineTime | undefined): boolean => t !== undefined && 'epochMs' in t;
+  const best = isAbsolute(inner.time) ? inner.time : isAbsolute(outer.time) ? outer.time : time;
   if (best !== undefined) read.time = best;
   const clock = best === outer.time ? (outer.clock ?? inner.clock) : (inner.clock ?? outer.clock);
   if (clock !== undefined) read.clock = clock;

@@ -32,13 +32,13 @@ function plegLine(ms: number, agoS: number, format: Format): string {
     case 'contextual':
       return `${klogHeader(ms, 'E')}"Skipping pod synchronization" logger="kubelet" err="${r1}"`;
     case 'json':
-      return JSON.stringify({ ts: ms / 1000, caller: 'kubelet/kubelet.go:2353', msg: 'Skipping pod synchronization', err: r1 });
+      return JSON.stringify({ ts: ms, caller: 'kubelet/kubelet.go:2353', msg: 'Skipping pod synchronization', err: r1 });
   }
 }
 
 function noiseLine(ms: number, format: Format, n: number): string {
   return format === 'json'
-    ? JSON.stringify({ ts: ms / 1000, caller: 'kubelet/kubelet.go:2400', msg: 'SyncLoop (PLEG): event for pod', v: 2, pod: `ns/p${n}` })
+    ? JSON.stringify({ ts: ms, caller: 'kubelet/kubelet.go:2400', msg: 'SyncLoop (PLEG): event for pod', v: 2, pod: `ns/p${n}` })
     : `${klogHeader(ms, 'I')}"HTTP" verb="GET" URI="/healthz" resp=200 n=${n}`;
 }
 
