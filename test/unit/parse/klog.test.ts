@@ -93,16 +93,18 @@ describe('parseKlogLine: prefixes', () => {
 });
 
 describe('parseKlogLine: JSON format', () => {
-  it('reads msg, err, caller and ts; no "v" means an error line', () => {
+  it('reads msg, err, caller and ts (epoch ms); no "v" means an error line', () => {
+    // A real kubelet v1.36.2 line (json-1.36-pleg-fault.log).
     const r = parseKlogLine(
-      '{"ts":1795316565.2595,"caller":"kubelet/kubelet.go:2273","msg":"Skipping pod synchronization","err":"container runtime is down"}',
+      '{"ts":1795840745166.3503,"caller":"kubelet/kubelet.go:2661","msg":"Skipping pod synchronization","err":"container runtime is down","errCauses":[{"error":"container runtime is down"}]}',
     );
     expect(r.format).toBe('json');
     expect(r.severity).toBe('E');
     expect(r.msg).toBe('Skipping pod synchronization');
     expect(r.err).toBe('container runtime is down');
-    expect(r.source).toBe('kubelet/kubelet.go:2273');
-    expect(r.epochMs).toBeCloseTo(1795316565259.5, 1);
+    expect(r.source).toBe('kubelet/kubelet.go:2661');
+    expect(r.epochMs).toBeCloseTo(Date.UTC(2026, 10, 28, 4, 39, 5, 166) + 0.3503, 3);
+    expect(klogField(r, 'errCauses')).toBe('[{"error":"container runtime is down"}]');
   });
 
   it('marks lines with a verbosity as info and stringifies non-string fields', () => {
