@@ -98,7 +98,8 @@ function unwrap(line: string): Unwrapped {
   if (prefix.pid !== undefined && (prefix.ident === undefined || prefix.ident.startsWith('kubelet'))) out.pid = prefix.pid;
   if (prefix.epochMs !== undefined) {
     out.time = { epochMs: prefix.epochMs };
-    out.clock = /T(\d\d:\d\d:\d\d)/u.exec(prefix.timestamp)?.[1] ?? prefix.timestamp;
+    // short-unix prints no wall clock: its epoch seconds are shown in UTC, as a JSON line's ts is.
+    out.clock = prefix.kind === 'unix' ? new Date(prefix.epochMs).toISOString().slice(11, 19) : (/T(\d\d:\d\d:\d\d)/u.exec(prefix.timestamp)?.[1] ?? prefix.timestamp);
   } else {
     const m = SYSLOG_TIME.exec(prefix.timestamp);
     const month = m ? MONTHS[m[1] as string] : undefined;

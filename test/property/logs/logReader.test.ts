@@ -13,7 +13,7 @@ const NEW_YEAR = Date.UTC(2025, 11, 31, 23, 50, 0);
 const p2 = (n: number): string => String(n).padStart(2, '0');
 
 type Format = 'glog' | 'klog-text' | 'structured' | 'contextual' | 'json';
-type Prefix = 'none' | 'short' | 'short-iso' | 'short-precise' | 'rfc3339' | 'cri';
+type Prefix = 'none' | 'short' | 'short-iso' | 'short-precise' | 'short-unix' | 'rfc3339' | 'cri';
 
 function klogHeader(ms: number, sev: string): string {
   const d = new Date(ms);
@@ -55,6 +55,9 @@ function withPrefix(ms: number, line: string, prefix: Prefix): string {
       return `${mon} ${p2(d.getUTCDate())} ${hms}.000000 node-x kubelet[4242]: ${line}`;
     case 'short-iso':
       return `${d.toISOString().slice(0, 19)}+0000 node-x kubelet[4242]: ${line}`;
+    case 'short-unix':
+      // systemd logs-show.c: "%10"PRI_TIME".%06"PRIu64 of the entry's realtime stamp.
+      return `${String(Math.floor(ms / 1000)).padStart(10)}.${String((ms % 1000) * 1000).padStart(6, '0')} node-x kubelet[4242]: ${line}`;
     case 'rfc3339':
       return `${d.toISOString()} ${line}`;
     case 'cri':
@@ -66,7 +69,7 @@ const entry = fc.record({
   deltaS: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 55, max: 65 }), fc.integer({ min: 0, max: 400 })),
   pleg: fc.boolean(),
   format: fc.constantFrom<Format>('glog', 'klog-text', 'structured', 'contextual', 'json'),
-  prefix: fc.constantFrom<Prefix>('none', 'short', 'short-iso', 'short-precise', 'rfc3339', 'cri'),
+  prefix: fc.constantFrom<Prefix>('none', 'short', 'short-iso', 'short-precise', 'short-unix', 'rfc3339', 'cri'),
 });
 
 /** The rule, computed the obvious way over (line, time) pairs of unhealthy lines. */

@@ -5,7 +5,7 @@
 // gives for these magnitudes (no exponent below 1e21). So `Number(nanos) / 1e6` written by JSON.stringify is
 // the writer's text; nanoseconds of every granularity give integer, 1-digit … 4-digit fractions. The fields
 // follow in the encoder's order (ts, caller, msg, then the key/value pairs, err last), bare or behind what
-// collectors put in front (journalctl short, short-precise, short-iso, short-iso-precise, the CRI log
+// collectors put in front (journalctl short, short-precise, short-iso, short-iso-precise, short-unix, the CRI log
 // prefix), each stamped a little after the kubelet's own time, as journald's receive time is.
 
 import { fc, test } from '@fast-check/vitest';
@@ -24,8 +24,8 @@ const instantNs = fc
   .tuple(fc.bigInt({ min: FROM_NS, max: TO_NS }), fc.constantFrom(1_000_000n, 100_000n, 10_000n, 1_000n, 1n))
   .map(([ns, step]) => (ns / step) * step);
 
-type Prefix = 'none' | 'short' | 'short-precise' | 'short-iso' | 'short-iso-precise' | 'cri';
-const prefixes = fc.constantFrom<Prefix>('none', 'short', 'short-precise', 'short-iso', 'short-iso-precise', 'cri');
+type Prefix = 'none' | 'short' | 'short-precise' | 'short-iso' | 'short-iso-precise' | 'short-unix' | 'cri';
+const prefixes = fc.constantFrom<Prefix>('none', 'short', 'short-precise', 'short-iso', 'short-iso-precise', 'short-unix', 'cri');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const p2 = (n: number): string => String(n).padStart(2, '0');
 
@@ -51,6 +51,8 @@ function prefixed(line: string, receivedNs: bigint, prefix: Prefix): string {
       return `${ymd}T${hms}+00:00 node-a kubelet[2187]: ${line}`;
     case 'short-iso-precise':
       return `${ymd}T${hms}.${frac6}+00:00 node-a kubelet[2187]: ${line}`;
+    case 'short-unix':
+      return `${String(us / 1_000_000n).padStart(10)}.${frac6} node-a kubelet[2187]: ${line}`;
     case 'cri': {
       // time.RFC3339Nano: trailing zeros of the fraction dropped, and the dot with them.
       const nanos = String(receivedNs % 1_000_000_000n).padStart(9, '0').replace(/0+$/u, '');

@@ -78,6 +78,15 @@ describe('parseKlogLine: prefixes', () => {
     expect(r.err).toMatch(/DeadlineExceeded/u);
   });
 
+  it('strips journalctl short-unix (epoch seconds . microseconds) and takes the epoch from it', () => {
+    const r = parseKlogLine(`1795316564.431511 pleg-node kubelet[31657]: ${klog}`);
+    expect(r.prefix).toMatchObject({ kind: 'unix', timestamp: '1795316564.431511', host: 'pleg-node', ident: 'kubelet', pid: 31657 });
+    expect(r.epochMs).toBeCloseTo(Date.UTC(2026, 10, 22, 3, 2, 44) + 431.511, 3);
+    expect(r.msg).toBe('GenericPLEG: Unable to retrieve pods');
+    // systemd pads the seconds to 10 characters ("%10"): times before 2001-09-09 start with spaces.
+    expect(parseKlogLine(`     86400.000001 n kubelet[1]: ${klog}`).epochMs).toBeCloseTo(86_400_000.001, 3);
+  });
+
   it('strips kubectl --timestamps and CRI container-log prefixes', () => {
     expect(parseKlogLine(`2026-11-22T03:02:44.431380123Z ${klog}`).prefix?.kind).toBe('iso');
     const cri = parseKlogLine(`2026-11-22T03:02:44.431380123Z stderr F ${klog}`);
