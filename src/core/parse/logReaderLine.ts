@@ -8,6 +8,7 @@
 import { goDurationSeconds } from './durationSeconds';
 import { klogTimeValid, readFastHeader } from './klogFastHeader';
 import { klogJsonTsToEpochMs } from './klogJsonTime';
+import { readJournalJson, type JournalJsonEntry } from './journalJson';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
@@ -247,6 +248,33 @@ export function readLineFast(line: string): ReadLine | undefined {
 
 /** Any line, by the prefix and header regexes. readLineFast must agree with it wherever it answers. */
 export function readLineGeneral(line: string): ReadLine {
+  const entry = readJournalJson(line);
+  return entry === undefined ? readPlainLine(line) : readJournalEntry(entry);
+}
+
+/**
+ * A `journalctl -o json` entry: its MESSAGE read as a line of its own. The kubelet's own absolute time (a
+ * JSON line's ts) still comes first, then the entry's realtime stamp, then a year-less klog header's time.
+ */
+function readJournalEntry(entry: JournalJsonEntry): ReadLine {
+  const inner = readPlainLine(entry.message);
+  const read: ReadLine = { body: inner.body };
+  if (inner.time !== undefined && 'epochMs' in inner.time) {
+    read.time = inner.time;
+    if (inner.clock !== undefined) read.clock = inner.clock;
+  } else if (entry.epochMs !== undefined) {
+    read.time = { epochMs: entry.epochMs };
+    read.clock = new Date(entry.epochMs).toISOString().slice(11, 19);
+  } else if (inner.time !== undefined) {
+    read.time = inner.time;
+    if (inner.clock !== undefined) read.clock = inner.clock;
+  }
+  const pid = inner.pid ?? entry.pid;
+  if (pid !== undefined) read.pid = pid;
+  return read;
+}
+
+function readPlainLine(line: string): ReadLine {
   const outer = unwrap(line);
   const inner = readBody(line, outer.at);
   const read: ReadLine = { body: inner.body };

@@ -1,9 +1,9 @@
 // `pleg-doctor logs` as a user runs it (the bundle built as the build writes dist/cli.js) on a real kubelet
-// v1.36.2 JSON log (--logging-format=json) of a containerd freeze, bare and behind a journalctl short-iso
-// prefix, from a file and from standard input. The expected stretch is computed from the fixture's text by
-// jsonLogWindow.ts, not by the reader: its first and last lines are the window's first and last "PLEG is
-// not healthy: pleg was last seen active" lines. A reader that took "ts" for seconds (it is epoch
-// milliseconds) would make each of those lines a stretch of its own.
+// v1.36.2 JSON log (--logging-format=json) of a containerd freeze, bare, behind a journalctl short-iso
+// prefix and as journalctl -o json entries, from a file and from standard input. The expected stretch is
+// computed from the fixture's text by jsonLogWindow.ts, not by the reader: its first and last lines are the
+// window's first and last "PLEG is not healthy: pleg was last seen active" lines. A reader that took "ts"
+// for seconds (it is epoch milliseconds) would make each of those lines a stretch of its own.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -46,7 +46,7 @@ function logs(args: string[], input?: Buffer): Run {
 }
 
 describe('pleg-doctor logs on a real kubelet JSON log', () => {
-  for (const name of [JSON_FIXTURES.real, JSON_FIXTURES.journal]) {
+  for (const name of [JSON_FIXTURES.real, JSON_FIXTURES.journal, JSON_FIXTURES.journalJson]) {
     it(`${name}: exactly the stretch(es) from the first to the last "PLEG is not healthy" line, with their "last seen active"`, () => {
       const text = fixtureText(name);
       const points = plegPoints(text);

@@ -12,6 +12,8 @@ export const JSON_FIXTURES = {
   real: 'json-1.36-pleg-fault.log',
   /** The same lines behind a `journalctl -o short-iso` prefix (deriveJournal.mjs). */
   journal: 'json-1.36-pleg-fault-short-iso.log',
+  /** The same lines as `journalctl -o json` entries, each the MESSAGE of one (deriveJournal.mjs). */
+  journalJson: 'json-1.36-pleg-fault-journal-json.log',
 } as const;
 
 export const fixturePath = (name: string): string => new URL(`../../fixtures/logs/${name}`, import.meta.url).pathname;
@@ -46,7 +48,9 @@ export function plegPoints(text: string): PlegPoint[] {
   const out: PlegPoint[] = [];
   text.split('\n').forEach((raw, i) => {
     if (!raw.includes('PLEG is not healthy: pleg was last seen active')) return;
-    const obj = JSON.parse(raw.slice(raw.indexOf('{'))) as { ts: unknown };
+    const outer = JSON.parse(raw.slice(raw.indexOf('{'))) as { ts?: unknown; MESSAGE?: unknown };
+    // A journalctl -o json entry carries the kubelet's line as its MESSAGE.
+    const obj = (typeof outer.MESSAGE === 'string' ? JSON.parse(outer.MESSAGE) : outer) as { ts: unknown };
     if (typeof obj.ts !== 'number') throw new Error(`line ${i + 1} has no numeric ts`);
     const ago = /pleg was last seen active (\S+) ago/u.exec(raw)?.[1];
     if (ago === undefined) throw new Error(`line ${i + 1} names no "last seen active" duration`);

@@ -1,6 +1,6 @@
 // The language server's path (DocumentAnalysis, then the LSP diagnostics) on the real kubelet v1.36.2 JSON
-// log, bare and behind journalctl short-iso: one diagnostic per PLEG stretch, spanning the window's first to
-// last "PLEG is not healthy" line as jsonLogWindow.ts finds them in the text.
+// log, bare, behind journalctl short-iso and as journalctl -o json entries: one diagnostic per PLEG
+// stretch, spanning the window's first to last "PLEG is not healthy" line as jsonLogWindow.ts finds them.
 
 import { describe, expect, it } from 'vitest';
 import { DocumentAnalysis } from '../../../src/server/documentAnalysis';
@@ -8,7 +8,7 @@ import { toDiagnostics } from '../../../src/server/lspFeatures';
 import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from '../parse/jsonLogWindow';
 
 describe('language server diagnostics on a real JSON kubelet log', () => {
-  for (const name of [JSON_FIXTURES.real, JSON_FIXTURES.journal]) {
+  for (const name of [JSON_FIXTURES.real, JSON_FIXTURES.journal, JSON_FIXTURES.journalJson]) {
     it(`${name}: one pleg-stretch diagnostic per stretch, first to last unhealthy line`, async () => {
       const text = fixtureText(name);
       const lines = text.split('\n');
