@@ -46,7 +46,7 @@ function logs(args: string[], input?: Buffer): Run {
 }
 
 describe('pleg-doctor logs on a real kubelet JSON log', () => {
-  for (const name of [JSON_FIXTURES.real, JSON_FIXTURES.journal, JSON_FIXTURES.journalJson]) {
+  for (const name of Object.values(JSON_FIXTURES)) {
     it(`${name}: exactly the stretch(es) from the first to the last "PLEG is not healthy" line, with their "last seen active"`, () => {
       const text = fixtureText(name);
       const points = plegPoints(text);

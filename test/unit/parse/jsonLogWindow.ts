@@ -8,12 +8,14 @@
 import { readFileSync } from 'node:fs';
 
 export const JSON_FIXTURES = {
-  /** The real capture (kubelet v1.36.2, --logging-format=json), trimmed: see test/fixtures/logs/README.md. */
+  /** The real capture (kubelet v1.36.2, logging format json), thawed as soon as the Node said "PLEG is not healthy". */
   real: 'json-1.36-pleg-fault.log',
-  /** The same lines behind a `journalctl -o short-iso` prefix (deriveJournal.mjs). */
-  journal: 'json-1.36-pleg-fault-short-iso.log',
-  /** The same lines as `journalctl -o json` entries, each the MESSAGE of one (deriveJournal.mjs). */
-  journalJson: 'json-1.36-pleg-fault-journal-json.log',
+  /** A second real window, containerd held frozen 90 s longer: 21 unhealthy lines. */
+  held: 'json-1.36-pleg-fault-held.log',
+  /** `held` behind a `journalctl -o short-iso` prefix (deriveJournal.mjs). */
+  journal: 'json-1.36-pleg-fault-held-short-iso.log',
+  /** `held` as `journalctl -o json` entries, each line the MESSAGE of one (deriveJournal.mjs). */
+  journalJson: 'json-1.36-pleg-fault-held-journal-json.log',
 } as const;
 
 export const fixturePath = (name: string): string => new URL(`../../fixtures/logs/${name}`, import.meta.url).pathname;

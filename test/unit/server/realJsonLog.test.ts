@@ -8,7 +8,7 @@ import { toDiagnostics } from '../../../src/server/lspFeatures';
 import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from '../parse/jsonLogWindow';
 
 describe('language server diagnostics on a real JSON kubelet log', () => {
-  for (const name of [JSON_FIXTURES.real, JSON_FIXTURES.journal, JSON_FIXTURES.journalJson]) {
+  for (const name of Object.values(JSON_FIXTURES)) {
     it(`${name}: one pleg-stretch diagnostic per stretch, first to last unhealthy line`, async () => {
       const text = fixtureText(name);
       const lines = text.split('\n');
