@@ -20,9 +20,10 @@ import type { CliCommand, CliIo } from '../io';
 
 export const LOGS_USAGE = `Usage: pleg-doctor logs [options] FILE|-
 
-Reads a kubelet log (klog text, structured, contextual or JSON; plain, or behind journalctl short,
-short-iso, short-precise, ISO or CRI prefixes; "-" reads standard input) and prints each finding as a
-JSON line, then one line {"summary": {...}}. Line numbers are 1-based.
+Reads a kubelet log (klog text, structured, contextual or JSON; plain, behind journalctl short,
+short-iso, short-precise, short-unix, ISO or CRI prefixes, or as journalctl -o json entries; "-" reads
+standard input) and prints each finding as a JSON line, then one line {"summary": {...}}. Line numbers
+are 1-based.
 
 A PLEG stretch is a run of "PLEG is not healthy" lines not interrupted by a gap longer than --gap; the
 same rule groups "Skipping pod synchronization" lines. A kubelet restart ends both.

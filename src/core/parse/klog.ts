@@ -3,6 +3,7 @@
 // by parseKlogText. Offsets refer to the original line so the log language server can point into it.
 
 import { klogTimeValid } from './klogFastHeader';
+import { klogJsonTsToEpochMs } from './klogJsonTime';
 import { parseStructuredBody, type KlogField } from './klogStructured';
 import { stripLogPrefix, type LogPrefix } from './klogPrefix';
 
@@ -132,7 +133,8 @@ function parseJsonAt(line: string, at: number): KlogRecord | string {
     structured: true,
     fields,
   };
-  if (typeof o['ts'] === 'number' && Number.isFinite(o['ts'])) record.epochMs = o['ts'] * 1000;
+  const epochMs = klogJsonTsToEpochMs(o['ts']);
+  if (epochMs !== undefined) record.epochMs = epochMs;
   if (typeof o['caller'] === 'string') record.source = o['caller'];
   if (typeof o['err'] === 'string') record.err = o['err'];
   return record;

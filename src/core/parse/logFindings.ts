@@ -2,9 +2,11 @@
 // language server's diagnostics and hovers. One finding per line at most: the most telling rule wins.
 
 import { meansNeverRelisted, parseGoDurationSeconds } from '../util/goDuration';
+import { readJournalJson } from './journalJson';
+import { stripLogPrefix } from './klogPrefix';
 import type { CatalogRule, RuleId } from './messageCatalog';
 import {
-  E1, KLOG, L1, L10, L11, L12, L13, L2, L3, L4, L5, L6, L7, L8, L9, R1, R2, R3, R4, R8, SYSL, X1, X2, X3, X4,
+  E1, KLOG, L1, L10, L11, L12, L13, L2, L3, L4, L5, L6, L7, L8, L9, R1, R2, R3, R4, R8, X1, X2, X3, X4,
 } from './messageCatalog';
 import { parseReadyMessage, unquoteGo } from './readyMessage';
 
@@ -33,18 +35,17 @@ interface LineView {
   severity?: 'I' | 'W' | 'E' | 'F';
 }
 
-const ISO_PREFIX = /^(?<ts>\d{4}-\d\d-\d\dT\S+) (?<host>\S+) kubelet(?:\[\d+\])?: (?<rest>.*)$/u;
-
-/** Strips a syslog/journal prefix and a klog header; unpacks JSON log lines. Tolerant: unknown lines pass through. */
+/**
+ * Strips a collector prefix (the reader's own: klogPrefix.ts) and a klog header; unpacks JSON log lines and
+ * `journalctl -o json` entries. Tolerant: unknown lines pass through.
+ */
 export function viewLine(raw: string): LineView {
-  let body = raw;
-  let offset = 0;
-  const sys = SYSL.exec(body) ?? ISO_PREFIX.exec(body);
-  const rest = sys?.groups?.['rest'];
-  if (rest !== undefined) {
-    offset += body.length - rest.length;
-    body = rest;
-  }
+  const entry = readJournalJson(raw);
+  // The MESSAGE is JSON-escaped inside the entry: its columns do not map onto the raw line.
+  if (entry !== undefined) return { ...viewLine(entry.message), offset: -1 };
+  const stripped = stripLogPrefix(raw);
+  const offset = stripped?.rest ?? 0;
+  const body = offset === 0 ? raw : raw.slice(offset);
   const trimmed = body.trimStart();
   if (trimmed.startsWith('{')) {
     try {

@@ -7,6 +7,8 @@
 
 import { goDurationSeconds } from './durationSeconds';
 import { klogTimeValid, readFastHeader } from './klogFastHeader';
+import { klogJsonTsToEpochMs } from './klogJsonTime';
+import { readJournalJson, type JournalJsonEntry } from './journalJson';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
@@ -97,7 +99,8 @@ function unwrap(line: string): Unwrapped {
   if (prefix.pid !== undefined && (prefix.ident === undefined || prefix.ident.startsWith('kubelet'))) out.pid = prefix.pid;
   if (prefix.epochMs !== undefined) {
     out.time = { epochMs: prefix.epochMs };
-    out.clock = /T(\d\d:\d\d:\d\d)/u.exec(prefix.timestamp)?.[1] ?? prefix.timestamp;
+    // short-unix prints no wall clock: its epoch seconds are shown in UTC, as a JSON line's ts is.
+    out.clock = prefix.kind === 'unix' ? new Date(prefix.epochMs).toISOString().slice(11, 19) : (/T(\d\d:\d\d:\d\d)/u.exec(prefix.timestamp)?.[1] ?? prefix.timestamp);
   } else {
     const m = SYSLOG_TIME.exec(prefix.timestamp);
     const month = m ? MONTHS[m[1] as string] : undefined;
@@ -186,10 +189,10 @@ function readJson(json: string): { body: Body; time?: LineTime; clock?: string }
   const body: Body = { msg: o['msg'], fields, text };
   if (typeof o['err'] === 'string') body.err = o['err'];
   const out: { body: Body; time?: LineTime; clock?: string } = { body };
-  const ts = o['ts'];
-  if (typeof ts === 'number' && Number.isFinite(ts)) {
-    out.time = { epochMs: ts * 1000 };
-    const d = new Date(ts * 1000);
+  const epochMs = klogJsonTsToEpochMs(o['ts']);
+  if (epochMs !== undefined) {
+    out.time = { epochMs };
+    const d = new Date(epochMs);
     if (!Number.isNaN(d.getTime())) out.clock = d.toISOString().slice(11, 19);
   }
   return out;
@@ -245,12 +248,41 @@ export function readLineFast(line: string): ReadLine | undefined {
 
 /** Any line, by the prefix and header regexes. readLineFast must agree with it wherever it answers. */
 export function readLineGeneral(line: string): ReadLine {
+  const entry = readJournalJson(line);
+  return entry === undefined ? readPlainLine(line) : readJournalEntry(entry);
+}
+
+/**
+ * A `journalctl -o json` entry: its MESSAGE read as a line of its own. The kubelet's own absolute time (a
+ * JSON line's ts) still comes first, then the entry's realtime stamp, then a year-less klog header's time.
+ */
+function readJournalEntry(entry: JournalJsonEntry): ReadLine {
+  const inner = readPlainLine(entry.message);
+  const read: ReadLine = { body: inner.body };
+  if (inner.time !== undefined && 'epochMs' in inner.time) {
+    read.time = inner.time;
+    if (inner.clock !== undefined) read.clock = inner.clock;
+  } else if (entry.epochMs !== undefined) {
+    read.time = { epochMs: entry.epochMs };
+    read.clock = new Date(entry.epochMs).toISOString().slice(11, 19);
+  } else if (inner.time !== undefined) {
+    read.time = inner.time;
+    if (inner.clock !== undefined) read.clock = inner.clock;
+  }
+  const pid = inner.pid ?? entry.pid;
+  if (pid !== undefined) read.pid = pid;
+  return read;
+}
+
+function readPlainLine(line: string): ReadLine {
   const outer = unwrap(line);
   const inner = readBody(line, outer.at);
   const read: ReadLine = { body: inner.body };
   const time = inner.time ?? outer.time;
-  // An absolute prefix time beats a year-less klog header: it needs no year guessing.
-  const best = outer.time !== undefined && 'epochMs' in outer.time ? outer.time : time;
+  // The kubelet's own absolute time (a JSON line's ts, finer than any journald prefix's and stamped by the
+  // writer) comes first; then an absolute prefix time beats a year-less klog header: it needs no year guessing.
+  const isAbsolute = (t: LineTime | undefined): boolean => t !== undefined && 'epochMs' in t;
+  const best = isAbsolute(inner.time) ? inner.time : isAbsolute(outer.time) ? outer.time : time;
   if (best !== undefined) read.time = best;
   const clock = best === outer.time ? (outer.clock ?? inner.clock) : (inner.clock ?? outer.clock);
   if (clock !== undefined) read.clock = clock;

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from '../../unit/parse/jsonLogWindow';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const REAL = readFileSync(join(ROOT, 'test/fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log'), 'utf8');
@@ -164,6 +165,24 @@ describe('kubelet-log language server over stdio', () => {
     expect(diags.filter((d) => d.code === 'pleg-stretch').map((d) => d.range.start.line)).toEqual([0, 3227, 3227 + 5457, 3227 + 2 * 5457, 3227 + 3 * 5457]);
     const hover = (await rpc.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 2 } })) as { contents: { value: string } };
     expect(hover.contents.value).toContain('PLEG unhealthy');
+    await rpc.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  });
+
+  it('a real kubelet JSON log (epoch-ms "ts"): one diagnostic from its first to its last "PLEG is not healthy" line', async () => {
+    const uri = 'file:///tmp/kubelet-json.log';
+    const text = fixtureText(JSON_FIXTURES.held);
+    const expected = expectedStretches(plegPoints(text));
+    await rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'kubelet-log', version: 1, text } });
+    const deadline = Date.now() + 20_000;
+    let hit = published.find((p) => p.uri === uri && p.version === 1);
+    while (hit === undefined) {
+      if (Date.now() > deadline) throw new Error(`no diagnostics for ${uri}; stderr: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+      hit = published.find((p) => p.uri === uri && p.version === 1);
+    }
+    const pleg = hit.diagnostics.filter((d) => d.code === 'pleg-stretch');
+    expect(pleg.map((d) => [d.range.start.line, d.range.end.line])).toEqual(expected.map((e) => [e.firstLine - 1, e.lastLine - 1]));
+    expect(pleg[0]?.message).toContain(`(${expected[0]?.clock} → ${expected[0]?.lastClock}, ${expected[0]?.lines} lines)`);
     await rpc.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
 

@@ -13,7 +13,7 @@ const NEW_YEAR = Date.UTC(2025, 11, 31, 23, 50, 0);
 const p2 = (n: number): string => String(n).padStart(2, '0');
 
 type Format = 'glog' | 'klog-text' | 'structured' | 'contextual' | 'json';
-type Prefix = 'none' | 'short' | 'short-iso' | 'short-precise' | 'rfc3339' | 'cri';
+type Prefix = 'none' | 'short' | 'short-iso' | 'short-precise' | 'short-unix' | 'journal-json' | 'rfc3339' | 'cri';
 
 function klogHeader(ms: number, sev: string): string {
   const d = new Date(ms);
@@ -32,13 +32,13 @@ function plegLine(ms: number, agoS: number, format: Format): string {
     case 'contextual':
       return `${klogHeader(ms, 'E')}"Skipping pod synchronization" logger="kubelet" err="${r1}"`;
     case 'json':
-      return JSON.stringify({ ts: ms / 1000, caller: 'kubelet/kubelet.go:2353', msg: 'Skipping pod synchronization', err: r1 });
+      return JSON.stringify({ ts: ms, caller: 'kubelet/kubelet.go:2353', msg: 'Skipping pod synchronization', err: r1 });
   }
 }
 
 function noiseLine(ms: number, format: Format, n: number): string {
   return format === 'json'
-    ? JSON.stringify({ ts: ms / 1000, caller: 'kubelet/kubelet.go:2400', msg: 'SyncLoop (PLEG): event for pod', v: 2, pod: `ns/p${n}` })
+    ? JSON.stringify({ ts: ms, caller: 'kubelet/kubelet.go:2400', msg: 'SyncLoop (PLEG): event for pod', v: 2, pod: `ns/p${n}` })
     : `${klogHeader(ms, 'I')}"HTTP" verb="GET" URI="/healthz" resp=200 n=${n}`;
 }
 
@@ -55,6 +55,12 @@ function withPrefix(ms: number, line: string, prefix: Prefix): string {
       return `${mon} ${p2(d.getUTCDate())} ${hms}.000000 node-x kubelet[4242]: ${line}`;
     case 'short-iso':
       return `${d.toISOString().slice(0, 19)}+0000 node-x kubelet[4242]: ${line}`;
+    case 'short-unix':
+      // systemd logs-show.c: "%10"PRI_TIME".%06"PRIu64 of the entry's realtime stamp.
+      return `${String(Math.floor(ms / 1000)).padStart(10)}.${String((ms % 1000) * 1000).padStart(6, '0')} node-x kubelet[4242]: ${line}`;
+    case 'journal-json':
+      // journalctl -o json (systemd logs-show.c output_json): string values, the stamp in decimal µs.
+      return JSON.stringify({ __REALTIME_TIMESTAMP: String(ms * 1000), _PID: '4242', _COMM: 'kubelet', SYSLOG_IDENTIFIER: 'kubelet', MESSAGE: line, PRIORITY: '6' });
     case 'rfc3339':
       return `${d.toISOString()} ${line}`;
     case 'cri':
@@ -66,7 +72,7 @@ const entry = fc.record({
   deltaS: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 55, max: 65 }), fc.integer({ min: 0, max: 400 })),
   pleg: fc.boolean(),
   format: fc.constantFrom<Format>('glog', 'klog-text', 'structured', 'contextual', 'json'),
-  prefix: fc.constantFrom<Prefix>('none', 'short', 'short-iso', 'short-precise', 'rfc3339', 'cri'),
+  prefix: fc.constantFrom<Prefix>('none', 'short', 'short-iso', 'short-precise', 'short-unix', 'journal-json', 'rfc3339', 'cri'),
 });
 
 /** The rule, computed the obvious way over (line, time) pairs of unhealthy lines. */

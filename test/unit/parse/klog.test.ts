@@ -78,6 +78,15 @@ describe('parseKlogLine: prefixes', () => {
     expect(r.err).toMatch(/DeadlineExceeded/u);
   });
 
+  it('strips journalctl short-unix (epoch seconds . microseconds) and takes the epoch from it', () => {
+    const r = parseKlogLine(`1795316564.431511 pleg-node kubelet[31657]: ${klog}`);
+    expect(r.prefix).toMatchObject({ kind: 'unix', timestamp: '1795316564.431511', host: 'pleg-node', ident: 'kubelet', pid: 31657 });
+    expect(r.epochMs).toBeCloseTo(Date.UTC(2026, 10, 22, 3, 2, 44) + 431.511, 3);
+    expect(r.msg).toBe('GenericPLEG: Unable to retrieve pods');
+    // systemd pads the seconds to 10 characters ("%10"): times before 2001-09-09 start with spaces.
+    expect(parseKlogLine(`     86400.000001 n kubelet[1]: ${klog}`).epochMs).toBeCloseTo(86_400_000.001, 3);
+  });
+
   it('strips kubectl --timestamps and CRI container-log prefixes', () => {
     expect(parseKlogLine(`2026-11-22T03:02:44.431380123Z ${klog}`).prefix?.kind).toBe('iso');
     const cri = parseKlogLine(`2026-11-22T03:02:44.431380123Z stderr F ${klog}`);
@@ -93,16 +102,18 @@ describe('parseKlogLine: prefixes', () => {
 });
 
 describe('parseKlogLine: JSON format', () => {
-  it('reads msg, err, caller and ts; no "v" means an error line', () => {
+  it('reads msg, err, caller and ts (epoch ms); no "v" means an error line', () => {
+    // A real kubelet v1.36.2 line (json-1.36-pleg-fault.log).
     const r = parseKlogLine(
-      '{"ts":1795316565.2595,"caller":"kubelet/kubelet.go:2273","msg":"Skipping pod synchronization","err":"container runtime is down"}',
+      '{"ts":1795840745166.3503,"caller":"kubelet/kubelet.go:2661","msg":"Skipping pod synchronization","err":"container runtime is down","errCauses":[{"error":"container runtime is down"}]}',
     );
     expect(r.format).toBe('json');
     expect(r.severity).toBe('E');
     expect(r.msg).toBe('Skipping pod synchronization');
     expect(r.err).toBe('container runtime is down');
-    expect(r.source).toBe('kubelet/kubelet.go:2273');
-    expect(r.epochMs).toBeCloseTo(1795316565259.5, 1);
+    expect(r.source).toBe('kubelet/kubelet.go:2661');
+    expect(r.epochMs).toBeCloseTo(Date.UTC(2026, 10, 28, 4, 39, 5, 166) + 0.3503, 3);
+    expect(klogField(r, 'errCauses')).toBe('[{"error":"container runtime is down"}]');
   });
 
   it('marks lines with a verbosity as info and stringifies non-string fields', () => {

@@ -15,9 +15,22 @@ describe('viewLine', () => {
     expect(viewLine('2026-11-22T03:03:46+0000 node-a kubelet[1]: hello').body).toBe('hello');
   });
   it('unpacks JSON log lines (msg + err)', () => {
-    const v = viewLine('{"ts":1732244626.57,"caller":"kubelet/kubelet.go:2273","msg":"Skipping pod synchronization","err":"container runtime is down"}');
+    const v = viewLine('{"ts":1732244626572.9,"caller":"kubelet/kubelet.go:2273","msg":"Skipping pod synchronization","err":"container runtime is down"}');
     expect(v.body).toBe('"Skipping pod synchronization" err="container runtime is down"');
     expect(v.offset).toBe(-1);
+  });
+  it('strips the reader\'s other prefixes: short-precise, short-unix, CRI', () => {
+    const body = '"Skipping pod synchronization" err="container runtime is down"';
+    const klog = `E1128 04:39:05.166350    6146 kubelet.go:2661] ${body}`;
+    for (const prefix of ['Nov 28 04:39:05.166401 k136-node kubelet[6146]: ', '1795840745.166401 k136-node kubelet[6146]: ', '2026-11-28T04:39:05.166401123Z stderr F ']) {
+      const raw = `${prefix}${klog}`;
+      expect(viewLine(raw), prefix).toEqual({ body, offset: raw.indexOf(body), severity: 'E' });
+    }
+  });
+  it('unpacks a journalctl -o json entry: its MESSAGE, no column mapping', () => {
+    const json = '{"ts":1795840745166.3503,"caller":"kubelet/kubelet.go:2661","msg":"Skipping pod synchronization","err":"container runtime is down"}';
+    const v = viewLine(JSON.stringify({ __REALTIME_TIMESTAMP: '1795840745166401', _PID: '6146', SYSLOG_IDENTIFIER: 'kubelet', MESSAGE: json }));
+    expect(v).toEqual({ body: '"Skipping pod synchronization" err="container runtime is down"', offset: -1, severity: 'E' });
   });
   it('passes unknown lines through', () => {
     expect(viewLine('just text')).toEqual({ body: 'just text', offset: 0 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readKubeletLog, type LogSummary, type StretchSummary } from '../../../src/core/parse/logReader';
 import { classifyLogLine } from '../../../src/core/parse/logReaderLine';
+import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from './jsonLogWindow';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/logs/${name}`, import.meta.url), 'utf8');
 const REAL = readFileSync(new URL('../../fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log', import.meta.url), 'utf8');
@@ -63,15 +64,16 @@ const CASES: Array<[string, Expected]> = [
     },
   ],
   [
-    'json-1.30.log',
+    JSON_FIXTURES.real,
     {
-      plegStretches: [pleg(2, 4, 5, 188.143817)],
-      skippedSyncStretches: [skip(2, 4, 5, ['runtime-down', 'pleg-stale'])],
-      relistFailures: 2,
-      discardLines: 1,
-      eventedFallbackLines: 1,
+      // The real kubelet 1.36 JSON capture: its stretch is worked out from the text (jsonLogWindow.ts); the
+      // counts are its "GenericPLEG: Unable to retrieve pods" lines, and the NodeNotReady / NodeReady events
+      // (the Ready one at start-up and the one after SIGCONT).
+      plegStretches: expectedStretches(plegPoints(fixtureText(JSON_FIXTURES.real))).map((e) => pleg(e.firstLine, e.lastLine, e.durationSeconds, e.maxLastSeenAgoSeconds)),
+      relistFailures: fixtureText(JSON_FIXTURES.real).split('\n').filter((l) => l.includes('"msg":"GenericPLEG: Unable to retrieve pods"')).length,
       notReadyTransitions: 1,
-      readyTransitions: 1,
+      readyTransitions: 2,
+      kubeletRestarts: 0,
     },
   ],
   [
@@ -101,6 +103,21 @@ describe('readKubeletLog on fixtures of every documented form', () => {
   it('--gap 90 joins the two stretches of the short-iso log', () => {
     const { summary } = readKubeletLog(fixture('klog-1.17-short-iso.log'), { gapSeconds: 90 });
     expect(summary.plegStretches).toEqual([pleg(1, 7, 122, 306.612899)]);
+  });
+
+  it('EventedPLEG discard and fallback lines in the JSON format are counted; the R1 lines around them make one stretch', () => {
+    // Built as component-base's JSON logger writes lines ("ts" in epoch ms, caller, msg, then fields; no "v"
+    // on error lines), with the messages of rules L10 (messageCatalog.ts); the R1 lines are 4.5 s apart.
+    const t0 = 1795840896491.0784;
+    const text = [
+      `{"ts":${t0},"caller":"kubelet/kubelet.go:2661","msg":"Skipping pod synchronization","err":"PLEG is not healthy: pleg was last seen active 3m2.974045537s ago; threshold is 3m0s"}`,
+      `{"ts":${t0 + 2000.25},"caller":"pleg/evented.go:252","msg":"Evented PLEG: Event channel is full, discarded pod lifecycle event"}`,
+      `{"ts":${t0 + 3000.5},"caller":"pleg/evented.go:124","msg":"Fall back to Generic PLEG relisting since Evented PLEG is not working","v":4}`,
+      `{"ts":${t0 + 4500},"caller":"kubelet/kubelet.go:2661","msg":"Skipping pod synchronization","err":"PLEG is not healthy: pleg was last seen active 3m7.474754006s ago; threshold is 3m0s"}`,
+    ].join('\n');
+    const { summary } = readKubeletLog(text);
+    expect(summary.plegStretches).toEqual([pleg(1, 4, 4.5, 187.474754)]);
+    expect(summary).toMatchObject({ discardLines: 1, eventedFallbackLines: 1 });
   });
 
   it('a new pid without a version line is a restart too and ends the stretch', () => {

@@ -1,14 +1,16 @@
 // Forms of kubelet log the reader was not built against, written by hand from the field guide §4: a
 // traditional /var/log/syslog (space-padded day, no sub-seconds) around glog 1.12 lines with another
-// daemon and the kernel interleaved; JSON lines behind a journalctl short-iso prefix, with contextual
-// `logger` keys and a nested Ready condition; structured 1.28 lines behind short-precise with CRLF line
+// daemon and the kernel interleaved; structured 1.28 lines behind short-precise with CRLF line
 // ends, where the first unhealthy line is the "Node became not ready" condition, not a skip line.
 // Every stretch's first and last line (1-based) and duration were worked out from the timestamps by hand;
-// each file is read both as text and through the CLI's byte scanner, in uneven chunks.
+// each file is read both as text and through the CLI's byte scanner, in uneven chunks. Beside them, a real
+// kubelet 1.36 JSON log behind the journalctl short-iso prefix (derived from the capture, see the folder's
+// README), with its nested Ready condition and errCauses arrays.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KubeletLogReader, readKubeletLog, type LogSummary, type ReaderFinding } from '../../../src/core/parse/logReader';
 import { LogByteScanner } from '../../../src/core/parse/logReaderBytes';
+import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from './jsonLogWindow';
 
 const bytes = (name: string): Buffer => readFileSync(new URL(`../../fixtures/logs/${name}`, import.meta.url));
 
@@ -45,24 +47,23 @@ const CASES: Array<[string, Partial<LogSummary>, Array<[string, number]>]> = [
     [['kubelet-start', 2], ['kubelet-restart', 11], ['pleg-never', 12]],
   ],
   [
-    'json-1.31-short-iso.log',
+    JSON_FIXTURES.journal,
     {
-      // The absolute prefix (whole seconds) times the lines: 2 → 3 is 44 s, 3 → 4 is 61 s (a new
-      // stretch), and the EventedPLEG line 5 (no "last seen") joins the second one.
-      plegStretches: [
-        { firstLine: 2, lastLine: 3, durationSeconds: 44, maxLastSeenAgoSeconds: 226.7 },
-        { firstLine: 4, lastLine: 5, durationSeconds: 9, maxLastSeenAgoSeconds: 287.7 },
-      ],
-      skippedSyncStretches: [
-        { firstLine: 2, lastLine: 2, durationSeconds: 0, reasons: ['runtime-down', 'pleg-stale'] },
-        { firstLine: 4, lastLine: 5, durationSeconds: 9, reasons: ['runtime-down', 'pleg-stale', 'evented-pleg-full'] },
-      ],
+      // The real kubelet 1.36 JSON capture behind the journalctl short-iso prefix (deriveJournal.mjs): each
+      // line is timed by its own ts (ms), not the prefix's whole second; the stretch is worked out from the
+      // text (jsonLogWindow.ts), the counts as for the bare capture in logReader.test.ts.
+      plegStretches: expectedStretches(plegPoints(fixtureText(JSON_FIXTURES.journal))).map(({ firstLine, lastLine, durationSeconds, maxLastSeenAgoSeconds }) => ({
+        firstLine,
+        lastLine,
+        durationSeconds,
+        maxLastSeenAgoSeconds,
+      })),
       notReadyTransitions: 1,
-      readyTransitions: 1,
+      readyTransitions: 2,
       kubeletRestarts: 0,
-      lines: 6,
+      lines: fixtureText(JSON_FIXTURES.journal).trimEnd().split('\n').length,
     },
-    [['kubelet-start', 1]],
+    [['kubelet-start', fixtureText(JSON_FIXTURES.journal).split('\n').findIndex((l) => l.includes('"msg":"Kubelet version"')) + 1]],
   ],
   [
     'structured-1.28-short-precise-crlf.log',
@@ -100,7 +101,7 @@ describe('log forms the reader was not built against', () => {
   it('reads the kubelet version of every start line form', () => {
     const versions = (name: string): Array<string | undefined> => readKubeletLog(bytes(name).toString('utf8')).findings.filter((f) => f.kind === 'kubelet-start' || f.kind === 'kubelet-restart').map((f) => f.version);
     expect(versions('glog-1.12-syslog.log')).toEqual(['v1.12.10', 'v1.12.10']);
-    expect(versions('json-1.31-short-iso.log')).toEqual(['v1.31.4']);
+    expect(versions(JSON_FIXTURES.journal)).toEqual(['v1.36.2']);
     expect(versions('structured-1.28-short-precise-crlf.log')).toEqual(['v1.28.9']);
   });
 });

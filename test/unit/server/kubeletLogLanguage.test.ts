@@ -36,7 +36,8 @@ describe('kubelet-log language', () => {
     ['journalctl short', 'Nov 22 03:00:44 node-a kubelet[31657]: I1122 03:00:44.1 1 a.go:1] x'],
     ['journalctl short-precise', 'Nov 22 03:00:44.123456 node-a kubelet[31657]: E1122 …'],
     ['journalctl short-iso', '2026-11-22T03:00:44+0000 node-a kubelet[31657]: E1122 …'],
-    ['JSON lines', '{"ts":1795316564.431,"caller":"pleg/generic.go:238","msg":"GenericPLEG: Unable to retrieve pods"}'],
+    ['journalctl short-unix', '1795316564.431511 node-a kubelet[31657]: E1122 …'],
+    ['JSON lines (a real kubelet 1.36 first line)', readFileSync(new URL('test/fixtures/logs/json-1.36-pleg-fault.log', ROOT), 'utf8').split('\n')[0] as string],
     ['a real kubelet log (flag deprecation warnings first)', real[0] as string],
   ])('detects %s on the first line', (_what, line) => {
     expect(firstLine.test(line)).toBe(true);
