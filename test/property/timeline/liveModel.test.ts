@@ -92,7 +92,7 @@ test.prop([fc.constantFrom<KubeletProfileId>('1.14-1.25', '1.26-1.31', '1.32+'),
       expect(relist?.endMs).toBe(now.t);
       expect(relist?.podsInspected).toEqual(report.inspected.map((uid) => `ns/pod-${uid}`));
       expect(relist?.events).toBe(report.generated);
-      expect((delta.podEvents ?? []).map((e) => `${e.type}:${e.container}`)).toEqual(events.filter((e) => e.type !== 'ContainerChanged').map((e) => `${e.type}:${e.data.slice(0, 13)}`));
+      expect((delta.podEvents ?? []).map((e) => `${e.type}:${e.container}`)).toEqual(events.filter((e) => e.type !== 'ContainerChanged').map((e) => `${e.type}:${(e.data ?? '').slice(0, 13)}`));
       // Health at the relist's end: the same answer as Healthy(). No entry yet means no relist has
       // succeeded since the feed started (unknown, which Healthy() answers as "yet to be successful").
       expect(session.health.at(-1)?.healthy ?? false).toBe(direct.healthy().healthy);
