@@ -173,6 +173,8 @@ export interface PlegMetricNames {
   eventedConnectionErrors: string | null;
   eventedConnectionSuccesses: string | null;
   eventedConnectionLatency: string | null;
+  /** 1.36+: the on-demand per-pod relist's histogram (generic.go relistPod, metrics.PLEGPodRelistDuration). */
+  podRelistDuration: string | null;
 }
 
 export function plegMetricNames(minor: number): PlegMetricNames {
@@ -187,6 +189,7 @@ export function plegMetricNames(minor: number): PlegMetricNames {
     eventedConnectionErrors: minor >= 27 ? 'kubelet_evented_pleg_connection_error_count' : null,
     eventedConnectionSuccesses: minor >= 27 ? 'kubelet_evented_pleg_connection_success_count' : null,
     eventedConnectionLatency: minor >= 27 ? 'kubelet_evented_pleg_connection_latency_seconds' : null,
+    podRelistDuration: minor >= 36 ? 'kubelet_pleg_pod_relist_duration_seconds' : null,
   };
 }
 

@@ -55,5 +55,6 @@ describe('kubelet version → PLEG profile', () => {
     expect(plegMetricNames(18)).toMatchObject({ lastSeen: 'kubelet_pleg_last_seen_seconds', legacyRelistLatencyMicroseconds: null });
     expect(plegMetricNames(26).eventedConnectionErrors).toBeNull();
     expect(plegMetricNames(27).eventedConnectionErrors).toBe('kubelet_evented_pleg_connection_error_count');
+    expect([plegMetricNames(35).podRelistDuration, plegMetricNames(36).podRelistDuration]).toEqual([null, 'kubelet_pleg_pod_relist_duration_seconds']);
   });
 });
