@@ -1,7 +1,8 @@
 // The session's two charts on one time axis (seconds since t = 0, drawn as wall-clock time).
 // Top: what Healthy() compares with the threshold (the time since the last successful relist started)
 // against the threshold line, the kubelet's own last-seen age beside it, and, on a log axis, every
-// relist's duration with the kubelet's mean relist duration beside it; discards and RPC errors are
+// relist's duration with the kubelet's mean relist duration beside it (and, from 1.36, its mean per-pod
+// relist duration); discards and RPC errors are
 // markers along the top edge. Bottom: lanes — the model's PLEG health, the NotReady it predicts from
 // that, the node's Ready condition as the API server reported it, and one lane per pod with its events.
 // Zooming either chart (drag) zooms both.
@@ -26,6 +27,7 @@ export interface SessionChartLabels {
   failed: string;
   kubeletAge: string;
   kubeletDuration: string;
+  kubeletPodDuration: string;
   discards: string;
   rpcErrors: string;
   laneHealth: string;
@@ -49,6 +51,7 @@ export type SessionLegendKey =
   | 'failed'
   | 'kubeletAge'
   | 'kubeletDuration'
+  | 'kubeletPodDuration'
   | 'discards'
   | 'rpcErrors'
   | 'unhealthy'
@@ -87,6 +90,7 @@ interface Palette {
   failed: string;
   kubeletAge: string;
   kubeletDuration: string;
+  kubeletPodDuration: string;
   discards: string;
   rpcErrors: string;
   healthy: string;
@@ -116,6 +120,7 @@ function palette(): Palette {
     failed: themeColor('--vscode-charts-red', '#f14c4c'),
     kubeletAge: themeColor('--vscode-charts-purple', '#b180d7'),
     kubeletDuration: themeColor('--vscode-charts-orange', '#d18616'),
+    kubeletPodDuration: themeColor('--vscode-charts-orange', '#d18616'),
     discards: themeColor('--vscode-charts-purple', '#b180d7'),
     rpcErrors: themeColor('--vscode-charts-red', '#f14c4c'),
     healthy: themeColor('--vscode-testing-iconPassed', '#73c991'),
@@ -275,6 +280,8 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
       { scale: 'y', stroke: p.kubeletAge, width: hairline(), dash: [2, 3], spanGaps: true, points: { show: false }, paths: line(otherWidth) },
       // 1 px like the relists' durations: a day of jittery means is a band of zigzags at any width.
       { scale: 'd', stroke: p.kubeletDuration, width: hairline(), spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletDuration, fill: p.kubeletDuration }, paths: line(otherWidth) },
+      // 1.36+ per-pod relists: hollow points on a dashed line, beside the periodic relist's mean.
+      { scale: 'd', stroke: p.kubeletPodDuration, width: hairline(), dash: [4, 3], spanGaps: true, points: { size: 5, width: 1, stroke: p.kubeletPodDuration, fill: 'transparent' }, paths: line(otherWidth) },
     ],
     hooks: {
       drawClear: [
@@ -309,7 +316,7 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
 
 /** The series' own arrays, not copies: a live update appends to them and redraws. */
 function mainData(s: SessionSeries): ChartColumns {
-  return [s.x, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration];
+  return [s.x, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletLastSeenAge, s.kubeletRelistDuration, s.kubeletPodRelistDuration];
 }
 
 /** Line widths in CSS px: the health line's, and every other line's. */
@@ -533,6 +540,7 @@ export function legendEntries(s: SessionSeries, labels: SessionChartLabels): Arr
     ['failed', labels.failed, s.failedRelist.some((v) => v !== null)],
     ['kubeletAge', labels.kubeletAge, s.kubeletLastSeenAge.some((v) => v !== null)],
     ['kubeletDuration', labels.kubeletDuration, s.kubeletRelistDuration.some((v) => v !== null)],
+    ['kubeletPodDuration', labels.kubeletPodDuration, s.kubeletPodRelistDuration.some((v) => v !== null)],
     ['discards', labels.discards, true],
     ['rpcErrors', labels.rpcErrors, true],
     ['unhealthy', labels.unhealthy, true],

@@ -131,6 +131,7 @@ export class SessionPane {
       failed: t('series.failed'),
       kubeletAge: t('series.kubeletAge'),
       kubeletDuration: t('series.kubeletDuration'),
+      kubeletPodDuration: t('series.kubeletPodDuration'),
       discards: t('marker.discards'),
       rpcErrors: t('marker.rpcErrors'),
       laneHealth: t('lane.health'),

@@ -37,6 +37,11 @@ export interface SessionSeries {
   /** The kubelet's own numbers from its /metrics, at each scrape (duration at least a microsecond). */
   kubeletRelistDuration: Array<number | null>;
   kubeletLastSeenAge: Array<number | null>;
+  /**
+   * 1.36+: the kubelet's mean on-demand per-pod relist duration (s, at least a microsecond): each one holds
+   * the lock the periodic relist needs, so a slow pod shows here before the periodic relist stalls.
+   */
+  kubeletPodRelistDuration: Array<number | null>;
   /** For each x, the relist ending there (index into session.relists), or -1 for a kubelet scrape. */
   relistAt: number[];
   unhealthy: Window[];
@@ -67,6 +72,7 @@ export function emptySeries(thresholdMs: number, relistPeriodMs = 1_000): Sessio
     failedRelist: [],
     kubeletRelistDuration: [],
     kubeletLastSeenAge: [],
+    kubeletPodRelistDuration: [],
     relistAt: [],
     unhealthy: [],
     plegPosts: [],
@@ -90,7 +96,17 @@ const MIN_DURATION_S = 1e-6;
  * Sizing first matters: pushing 170,000 rows of numbers and nulls made V8 grow each column and change
  * its element kind on the way, 200 of the 500 ms a 24 h recording took to open.
  */
-function putRow(s: SessionSeries, atS: number, since: number | null, duration: number | null, failed: number | null, kubeletDuration: number | null, kubeletAge: number | null, relist: number): void {
+function putRow(
+  s: SessionSeries,
+  atS: number,
+  since: number | null,
+  duration: number | null,
+  failed: number | null,
+  kubeletDuration: number | null,
+  kubeletAge: number | null,
+  relist: number,
+  kubeletPodDuration: number | null = null,
+): void {
   const i = s.rows++;
   if (i < s.x.length) {
     s.x[i] = atS;
@@ -99,6 +115,7 @@ function putRow(s: SessionSeries, atS: number, since: number | null, duration: n
     s.failedRelist[i] = failed;
     s.kubeletRelistDuration[i] = kubeletDuration;
     s.kubeletLastSeenAge[i] = kubeletAge;
+    s.kubeletPodRelistDuration[i] = kubeletPodDuration;
     s.relistAt[i] = relist;
     return;
   }
@@ -108,6 +125,7 @@ function putRow(s: SessionSeries, atS: number, since: number | null, duration: n
   s.failedRelist.push(failed);
   s.kubeletRelistDuration.push(kubeletDuration);
   s.kubeletLastSeenAge.push(kubeletAge);
+  s.kubeletPodRelistDuration.push(kubeletPodDuration);
   s.relistAt.push(relist);
 }
 
@@ -128,7 +146,8 @@ function pushRelist(s: SessionSeries, r: SessionRelist, index: number): void {
 }
 
 function pushKubelet(s: SessionSeries, k: KubeletSample): void {
-  putRow(s, k.atMs / 1000, null, null, null, k.relistDurationS === undefined ? null : Math.max(MIN_DURATION_S, k.relistDurationS), k.lastSeenAgeS ?? null, -1);
+  const duration = (v: number | undefined): number | null => (v === undefined ? null : Math.max(MIN_DURATION_S, v));
+  putRow(s, k.atMs / 1000, null, null, null, duration(k.relistDurationS), k.lastSeenAgeS ?? null, -1, duration(k.podRelistDurationS));
 }
 
 /** Appends relists and scrapes in time order; both lists are in time order already. */
@@ -211,8 +230,8 @@ export function sessionSeries(session: TimelineSession): SessionSeries {
   const capacity = rows + Math.max(1024, rows >> 4);
   s.x = new Array<number>(capacity).fill(0);
   s.relistAt = new Array<number>(capacity).fill(-1);
-  for (const key of ['sinceLastRelistStart', 'relistDuration', 'failedRelist', 'kubeletRelistDuration', 'kubeletLastSeenAge'] as const) s[key] = new Array<number | null>(capacity).fill(null);
-  for (const column of [s.x, s.relistAt, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletRelistDuration, s.kubeletLastSeenAge]) column.length = rows;
+  for (const key of ['sinceLastRelistStart', 'relistDuration', 'failedRelist', 'kubeletRelistDuration', 'kubeletLastSeenAge', 'kubeletPodRelistDuration'] as const) s[key] = new Array<number | null>(capacity).fill(null);
+  for (const column of [s.x, s.relistAt, s.sinceLastRelistStart, s.relistDuration, s.failedRelist, s.kubeletRelistDuration, s.kubeletLastSeenAge, s.kubeletPodRelistDuration]) column.length = rows;
   mergeSamples(s, session.relists, 0, session.kubelet);
   // A miscount would leave rows of zeros the charts would draw: fail here instead.
   if (s.rows !== rows) throw new Error(`timeline series: ${s.rows} rows written, ${rows} expected`);

@@ -4,7 +4,7 @@
 // (localized there); the few messages that are built here from them stay in that language.
 
 import { checkWhatIfParams } from '../../src/core/whatIf/whatIfParams';
-import { WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
+import { KUBELET_LINE_LABELS, KUBELET_LINES, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
 import type { TimelineData, WhatIfParams } from '../../src/shared/panelProtocol';
 import { renderChart } from './chart';
 import { t } from './strings';
@@ -30,8 +30,8 @@ function buildForm(initial: WhatIfParams): HTMLFormElement {
   kubeletLabel.setAttribute('for', 'param-kubelet');
   const kubelet = document.createElement('vscode-single-select');
   kubelet.id = 'param-kubelet';
-  for (const line of ['1.26', '1.32'] as const) {
-    const option = el('vscode-option', line === '1.26' ? '1.26 – 1.31' : '1.32+');
+  for (const line of KUBELET_LINES) {
+    const option = el('vscode-option', KUBELET_LINE_LABELS[line]);
     option.setAttribute('value', line);
     if (initial.kubelet === line) option.setAttribute('selected', '');
     kubelet.append(option);
@@ -63,7 +63,9 @@ function readForm(form: HTMLFormElement): WhatIfParams | string {
     if (!Number.isFinite(value)) return t('notANumber', t(`param.${key}`));
     read[key] = value;
   }
-  read['kubelet'] = form.querySelector<HTMLElement & { value: string }>('#param-kubelet')?.value === '1.26' ? '1.26' : '1.32';
+  const line = form.querySelector<HTMLElement & { value: string }>('#param-kubelet')?.value;
+  // The select offers only the lines; without a choice the what-if runs the default line.
+  read['kubelet'] = KUBELET_LINES.find((l) => l === line) ?? '1.32';
   const checked = checkWhatIfParams(read);
   if (checked.ok) return checked.params;
   const problem = checked.problem;

@@ -1,9 +1,11 @@
-// `pleg-doctor replay --kubelet 1.26|1.32 FILE...`: replays oracle traces through the PLEG model and prints
+// `pleg-doctor replay --kubelet 1.26|1.32|1.36 FILE...`: replays oracle traces through the PLEG model and prints
 // the results in the oracle schema (test/fixtures/pleg-oracle/README.md).
 
+import { profileIdForMinor } from '../../core/pleg/profiles';
 import type { ReplayKubelet } from '../../core/pleg/replay';
+import type { KubeletProfileId } from '../../core/pleg/types';
 import { replayTrace } from '../../core/pleg/replay';
-import { TraceError } from '../../core/pleg/traceSchema';
+import { parseTraceJson, TraceError } from '../../core/pleg/traceSchema';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand } from '../io';
@@ -16,19 +18,23 @@ kubelet PLEG model and prints the result in the oracle schema. One FILE prints {
 print one JSON line per file, {"file":"<path as given>","result":{"steps":[...]}}, in the order given.
 
 Options:
-  --kubelet VERSION  1.26 (also 1.27–1.31, same PLEG) or 1.32 (also 1.33 and later)
+  --kubelet VERSION  1.26 (also 1.27–1.31, same PLEG), 1.32 (also 1.33–1.35) or 1.36 (also later);
+                     traces with the on-demand relist ops (setRuntime, requestRelist, processRelistQueue)
+                     or config.onDemandRelist need 1.36
   -h, --help         show this help
 
 Exit codes: 0 replayed; 2 bad options, or a FILE that cannot be read or is not a trace; 130 interrupted.
 `;
 
-/** Maps a --kubelet value to the replayed behaviour: 1.26–1.31 share one PLEG, 1.32+ the other. */
+/** The replayed behaviour of each PLEG profile that has an oracle corpus (profiles.ts maps minors to profiles). */
+const REPLAYED: Partial<Record<KubeletProfileId, ReplayKubelet>> = { '1.26-1.31': '1.26', '1.32+': '1.32', '1.36+': '1.36' };
+
+/** Maps a --kubelet value to the replayed behaviour through the one minor → profile mapping. */
 export function replayKubeletFor(value: string): ReplayKubelet {
   const m = /^v?1\.(\d+)(?:\.\d+)?$/u.exec(value.trim());
-  const minor = m ? Number(m[1]) : Number.NaN;
-  if (minor >= 26 && minor <= 31) return '1.26';
-  if (minor >= 32) return '1.32';
-  throw new CliUsageError(`replay: --kubelet must be 1.26–1.31 or 1.32 and later, got "${value}"`);
+  const replayed = m ? REPLAYED[profileIdForMinor(Number(m[1]))] : undefined;
+  if (replayed === undefined) throw new CliUsageError(`replay: --kubelet must be 1.26 or later (e.g. 1.26, 1.32, 1.36), got "${value}"`);
+  return replayed;
 }
 
 const SPEC = { command: 'replay', options: { kubelet: { type: 'string' } }, positionals: true } as const;
@@ -42,7 +48,7 @@ function parseReplayArgs(argv: readonly string[]): ReplayArgs | 'help' {
   const parsed = parseCommandArgs(argv, SPEC);
   if (parsed.help) return 'help';
   const { values, positionals: files } = parsed;
-  if (values.kubelet === undefined) throw new CliUsageError('replay: missing --kubelet 1.26|1.32');
+  if (values.kubelet === undefined) throw new CliUsageError('replay: missing --kubelet 1.26|1.32|1.36');
   const kubelet = replayKubeletFor(values.kubelet);
   if (files.length === 0) throw new CliUsageError('replay: missing FILE (use "-" for standard input)');
   if (files.filter((f) => f === '-').length > 1) throw new CliUsageError('replay: standard input ("-") can be given only once');
@@ -52,7 +58,7 @@ function parseReplayArgs(argv: readonly string[]): ReplayArgs | 'help' {
 function replayFile(text: string, file: string, kubelet: ReplayKubelet): unknown {
   let input: unknown;
   try {
-    input = JSON.parse(text);
+    input = parseTraceJson(text);
   } catch (e) {
     throw new CliUsageError(`replay: ${file}: not JSON (${(e as Error).message})`);
   }

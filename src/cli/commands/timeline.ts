@@ -9,6 +9,7 @@ import { sessionFromMetricsSeries } from '../../core/timeline/fromMetrics';
 import { newTimelineSession } from '../../core/timeline/newSession';
 import { applySessionDelta, type SessionSettings, type TimelineSession } from '../../core/timeline/session';
 import type { KubeletProfileId } from '../../core/pleg/types';
+import { profileIdForMinor } from '../../core/pleg/profiles';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { Logger } from '../../core/util/logger';
 import type { CriReader } from '../../infra/cri/reader';
@@ -115,8 +116,7 @@ function durationMs(name: string, text: string, minMs: number): number {
 function profileOf(version: string): KubeletProfileId {
   const m = /^v?1\.(\d+)/u.exec(version.trim());
   if (m === null) throw new CliUsageError(`timeline: --kubelet-version must look like 1.26 or v1.32.10, got ${JSON.stringify(version)}`);
-  const minor = Number(m[1]);
-  return minor <= 13 ? '1.13' : minor <= 25 ? '1.14-1.25' : minor <= 31 ? '1.26-1.31' : '1.32+';
+  return profileIdForMinor(Number(m[1]));
 }
 
 export function parseTimelineArgs(argv: readonly string[]): TimelineArgs | 'help' {

@@ -15,7 +15,7 @@ import type {
   KubeletMetricsSummary,
 } from '../parse/kubeletEndpointTypes';
 import { histogramDelta, histogramQuantile } from '../parse/kubeletMetrics';
-import { parseKubeletVersion, type KubeletVersion } from '../pleg/profiles';
+import { PLEG_PROFILES, parseKubeletVersion, profileIdForMinor, type KubeletVersion } from '../pleg/profiles';
 import { plegAgeReading, stalenessDoubts, type PlegAgeReading } from './clock/plegAge';
 import type { Fetched, NodeEvidence, NodeSideEvidence } from './evidence';
 import type { KubeletLogEvidence } from './kubeletLog';
@@ -40,6 +40,14 @@ export interface OperationView {
   p99Seconds?: number;
 }
 
+/** A histogram as a check reads it: the interval between the scrapes when it gained samples, else since start. */
+export interface HistogramView {
+  histogram: HistogramSummary;
+  cumulative: HistogramSummary;
+  window: 'interval' | 'sinceStart';
+  p99Seconds?: number;
+}
+
 export interface CheckContext {
   evidence: NodeEvidence;
   now: Date;
@@ -53,7 +61,14 @@ export interface CheckContext {
   intervalSeconds?: number;
   operations: Map<string, OperationView>;
   /** Relist durations: the interval's samples when there are any, else since kubelet start. */
-  relist?: { histogram: HistogramSummary; cumulative: HistogramSummary; window: 'interval' | 'sinceStart'; p99Seconds?: number };
+  relist?: HistogramView;
+  /** 1.36+ per-pod (on-demand) relist durations, `kubelet_pleg_pod_relist_duration_seconds`, the same way. */
+  podRelist?: HistogramView;
+  /**
+   * The PLEGOnDemandRelist gate: what the kubelet exports (`kubernetes_feature_enabled`), else its
+   * configz, else its version's default; absent for kubelets before 1.36 (no such code) or an unknown one.
+   */
+  onDemandRelist?: { enabled: boolean; source: 'metrics' | 'configz' | 'versionDefault' };
   /** now − kubelet_pleg_last_seen_seconds, when the clock makes it one figure (see plegAge). */
   plegLastSeenAgeSeconds?: number;
   /** The same age as a range, with the clock it was measured against. */
@@ -140,6 +155,32 @@ function operationViews(latest: KubeletMetricsSummary | undefined, earlier: Kube
   return views;
 }
 
+function histogramView(latest: HistogramSummary | undefined, before: HistogramSummary | undefined, twoScrapes: boolean): HistogramView | undefined {
+  if (latest === undefined || latest === null) return undefined;
+  const delta = twoScrapes ? safeDelta(latest, before) : undefined;
+  const useInterval = delta !== undefined && delta.count > 0;
+  const view: HistogramView = { histogram: useInterval ? delta : latest, cumulative: latest, window: useInterval ? 'interval' : 'sinceStart' };
+  const p99 = safeQuantile(view.histogram, 0.99);
+  if (p99 !== undefined) view.p99Seconds = p99;
+  return view;
+}
+
+const ON_DEMAND_GATE = 'PLEGOnDemandRelist';
+
+function onDemandRelistGate(
+  metrics: KubeletMetricsSummary | undefined,
+  configz: KubeletConfigz | undefined,
+  version: KubeletVersion | undefined,
+): CheckContext['onDemandRelist'] {
+  const exported = metrics?.featureGates?.[ON_DEMAND_GATE];
+  if (typeof exported === 'boolean') return { enabled: exported, source: 'metrics' };
+  const configured = configz?.featureGates?.[ON_DEMAND_GATE];
+  if (typeof configured === 'boolean') return { enabled: configured, source: 'configz' };
+  if (version === undefined) return undefined;
+  const onDemand = PLEG_PROFILES[profileIdForMinor(version.minor)].onDemandRelist;
+  return onDemand === null ? undefined : { enabled: onDemand.gateDefault, source: 'versionDefault' };
+}
+
 function kubeletVersion(ctx: { classification: NodeClassification; probes?: NodeProbeReport }): KubeletVersion | undefined {
   const candidates = [ctx.classification.versions.kubelet];
   if (ctx.probes?.kubeletVersion.status === 'ok') candidates.push(ctx.probes.kubeletVersion.value);
@@ -215,16 +256,12 @@ export function buildCheckContext(evidence: NodeEvidence, now: Date): CheckConte
   const version = kubeletVersion(ctx);
   if (version !== undefined) ctx.kubelet = version;
 
-  const relistLatest = metrics?.plegRelistDuration;
-  if (relistLatest !== undefined) {
-    const delta = earlier !== undefined ? safeDelta(relistLatest, earlier.plegRelistDuration) : undefined;
-    const useInterval = delta !== undefined && delta.count > 0;
-    const histogram = useInterval ? delta : relistLatest;
-    const relist: NonNullable<CheckContext['relist']> = { histogram, cumulative: relistLatest, window: useInterval ? 'interval' : 'sinceStart' };
-    const p99 = safeQuantile(histogram, 0.99);
-    if (p99 !== undefined) relist.p99Seconds = p99;
-    ctx.relist = relist;
-  }
+  const relist = histogramView(metrics?.plegRelistDuration, earlier?.plegRelistDuration, earlier !== undefined);
+  if (relist !== undefined) ctx.relist = relist;
+  const podRelist = histogramView(metrics?.plegPodRelistDuration, earlier?.plegPodRelistDuration, earlier !== undefined);
+  if (podRelist !== undefined) ctx.podRelist = podRelist;
+  const onDemand = onDemandRelistGate(metrics, configz, version);
+  if (onDemand !== undefined) ctx.onDemandRelist = onDemand;
   if (finite(metrics?.plegLastSeenSeconds) && metrics.plegLastSeenSeconds > 0) {
     const lastSeen = metrics.plegLastSeenSeconds;
     const clock = evidence.captureClock ?? undefined;

@@ -27,6 +27,16 @@ export interface KubeletMetricsSummary {
   plegRelistDuration?: HistogramSummary;
   /** `kubelet_pleg_relist_interval_seconds`. */
   plegRelistInterval?: HistogramSummary;
+  /**
+   * `kubelet_pleg_pod_relist_duration_seconds` (1.36+): the on-demand per-pod relists (generic.go relistPod,
+   * which holds the global relist's lock while it runs).
+   */
+  plegPodRelistDuration?: HistogramSummary;
+  /**
+   * component-base's `kubernetes_feature_enabled{name,stage}` gauge (1 = on), by gate name; absent when the
+   * kubelet does not export it.
+   */
+  featureGates?: Record<string, boolean>;
   /** `kubelet_pleg_discard_events` (a counter without `_total`). */
   plegDiscardEvents?: number;
   /** `kubelet_evented_pleg_connection_{error,success}_count` (1.27+). */

@@ -25,6 +25,7 @@ const MODERN_NAMES = [
 /** The histograms and summaries read here, whose parts are regrouped when a body omits their TYPE line. */
 const HISTOGRAM_NAMES = [
   'kubelet_pleg_relist_duration_seconds',
+  'kubelet_pleg_pod_relist_duration_seconds',
   'kubelet_pleg_relist_latency_microseconds',
   'kubelet_pleg_relist_interval_seconds',
   'kubelet_pleg_relist_interval_microseconds',
@@ -68,6 +69,10 @@ export function summarizeKubeletMetrics(text: string): KubeletMetricsSummary {
   const interval =
     histogramOf(families.get('kubelet_pleg_relist_interval_seconds'), 1) ?? histogramOf(families.get('kubelet_pleg_relist_interval_microseconds'), MICROSECONDS);
   if (interval !== undefined) summary.plegRelistInterval = interval;
+  const podRelist = histogramOf(families.get('kubelet_pleg_pod_relist_duration_seconds'), 1);
+  if (podRelist !== undefined) summary.plegPodRelistDuration = podRelist;
+  const gates = featureGates(families.get('kubernetes_feature_enabled'));
+  if (gates !== undefined) summary.featureGates = gates;
 
   const discards = scalar(families.get('kubelet_pleg_discard_events'));
   if (discards !== undefined) summary.plegDiscardEvents = discards;
@@ -126,6 +131,18 @@ function readRuntimeOperations(ops: Record<string, RuntimeOperationMetrics>, fam
     }
   }
   return legacy;
+}
+
+/** `kubernetes_feature_enabled{name="X",stage="BETA"} 1|0` → {X: true|false}; series without a name are skipped. */
+function featureGates(family: MetricFamily | undefined): Record<string, boolean> | undefined {
+  if (family === undefined) return undefined;
+  const gates: [string, boolean][] = [];
+  for (const s of family.samples) {
+    const name = s.labels['name'];
+    if (name !== undefined && name !== '') gates.push([name, s.value === 1]);
+  }
+  // fromEntries defines own properties, so a gate named like an Object.prototype member stays data.
+  return Object.fromEntries(gates);
 }
 
 function groupBy(samples: Sample[], label: string): Map<string, Sample[]> {

@@ -1,5 +1,7 @@
 // GenericPLEG (pkg/kubelet/pleg/generic.go) on a virtual clock: relist, pod records, reinspection, the
-// pod cache writes, the event channel and Healthy(), with the per-version differences of profiles.ts.
+// pod cache writes, the event channel and Healthy(), with the per-version differences of profiles.ts, and
+// (1.36+) the on-demand per-pod relist: RequestRelist's queue, the worker loop's request branch and
+// relistPod, which share the per-pod reconcile code with the global relist.
 
 import { formatGoDurationMs, MAX_GO_DURATION_NS, formatGoDuration } from '../util/goDuration';
 import { appendPodEvents } from './events';
@@ -7,8 +9,8 @@ import { msToStamp } from './stamp';
 import type { EventChannel } from './channel';
 import type { PodCache } from './podCache';
 import type { PlegProfile } from './profiles';
-import { PLEG_CONSTANTS } from './profiles';
-import type { CacheStamp, PlegClock, PlegEvent, PlegRuntime, PodStatus, RelistReport, RuntimePod } from './types';
+import { PLEG_CONSTANTS, RELIST_REQUEST_QUEUE_CAPACITY } from './profiles';
+import type { CacheStamp, PlegClock, PlegEvent, PlegRuntime, PodRelistReport, PodStatus, RelistReport, RuntimePod } from './types';
 
 /** Shared "is EventedPLEG in use" flag (a package global in the kubelet). */
 export interface EventedUsage {
@@ -20,6 +22,24 @@ export interface GenericPlegObserver {
   onInspect?(uid: string): void;
   /** An event was offered to the channel; `delivered` is false when it was discarded. */
   onSend?(event: PlegEvent, delivered: boolean): void;
+  /** A pod was passed to GetPod (1.36+ per-pod relist). */
+  onGetPod?(uid: string): void;
+}
+
+/** What RequestRelist did with one request. */
+export type RelistRequestOutcome = 'accepted' | 'dropped' | 'ignored';
+
+/** One queued on-demand relist request (generic.go relistRequest). */
+export interface RelistRequest {
+  uid: string;
+  requestedMs: number;
+}
+
+/** One pass of the worker loop's request branch: the request, and whether it ran or was stale. */
+export interface ServedRelistRequest extends RelistRequest {
+  ran: boolean;
+  /** Present when it ran. */
+  report?: PodRelistReport;
 }
 
 export interface GenericPlegOptions {
@@ -34,6 +54,8 @@ export interface GenericPlegOptions {
   /** The EventedPLEG feature gate (build the cache with `rejectOlder` equal to it). */
   eventedGate?: boolean;
   eventedUsage?: EventedUsage;
+  /** Feature gate PLEGOnDemandRelist (1.36+ only; off unless given). */
+  onDemandRelist?: boolean;
   observer?: GenericPlegObserver;
 }
 
@@ -58,6 +80,11 @@ interface WorkItem {
   events: PlegEvent[];
 }
 
+/** What one pod's inspection reports into: a global relist's report or a per-pod relist's. */
+interface InspectionTally {
+  inspected: string[];
+}
+
 /** A relist in progress; only survives a call when a ≤1.13 blocking send is stuck. */
 interface RelistProgress {
   start: number;
@@ -67,6 +94,8 @@ interface RelistProgress {
   sending: PlegEvent[] | null;
   sendIdx: number;
   needsReinspection: Map<string, RuntimePod>;
+  /** pod.Timestamp of this relist's pods (1.36+ cache stamp): the clock just before GetPods. */
+  podReadMs: number;
 }
 
 export class PlegConfigurationError extends Error {
@@ -95,8 +124,14 @@ export class GenericPleg {
   private pending: RelistProgress | null = null;
   private readonly scratch: PlegEvent[] = [];
   private readonly recordsByIndex: LiveRecord[] = [];
+  private readonly onDemandGate: boolean;
+  /** RequestRelist's buffered channel (FIFO, 200 slots, no de-duplication). */
+  private readonly relistRequests: RelistRequest[] = [];
 
   constructor(opts: GenericPlegOptions) {
+    if (opts.onDemandRelist === true && opts.profile.onDemandRelist === null) {
+      throw new PlegConfigurationError(`kubelet ${opts.profile.id} has no on-demand relist (PLEGOnDemandRelist arrived in 1.36)`);
+    }
     if (opts.cache === null && !opts.profile.cacheOptional) {
       throw new PlegConfigurationError(`kubelet ${opts.profile.id} requires a pod cache: constructing GenericPLEG without one panics`);
     }
@@ -111,6 +146,7 @@ export class GenericPleg {
     this.eventedGate = opts.eventedGate ?? false;
     this.eventedUsage = opts.eventedUsage ?? { inUse: false };
     this.observer = opts.observer;
+    this.onDemandGate = opts.onDemandRelist ?? false;
     this.periodMs = opts.relistPeriodMs ?? PLEG_CONSTANTS.relistPeriodMs;
     this.thresholdMs = opts.relistThresholdMs ?? PLEG_CONSTANTS.relistThresholdMs;
   }
@@ -218,8 +254,97 @@ export class GenericPleg {
       } else if (reinspect !== null && reinspect.has(rec.uid)) work.push({ uid: rec.uid, events: NO_EVENTS });
     }
     scratch.length = 0;
-    const progress: RelistProgress = { start, report, work, idx: 0, sending: null, sendIdx: 0, needsReinspection: new Map() };
+    const progress: RelistProgress = { start, report, work, idx: 0, sending: null, sendIdx: 0, needsReinspection: new Map(), podReadMs: start };
     this.resume(progress);
+    return report;
+  }
+
+  /** The PLEGOnDemandRelist gate as this instance was built (always false before 1.36). */
+  get onDemandRelistEnabled(): boolean {
+    return this.onDemandGate;
+  }
+
+  /** Queued on-demand relist requests, oldest first. */
+  relistQueue(): readonly RelistRequest[] {
+    return this.relistRequests;
+  }
+
+  /**
+   * RequestRelist(podUID) at the clock's time (1.36+; the kubelet calls it after a SyncPod that changed
+   * something). A no-op with the gate off; otherwise a non-blocking send into a 200-slot channel: dropped
+   * when full, never de-duplicated. (The kubelet stamps the request with the wall clock and the PLEG with its
+   * own clock; both are the real clock in a kubelet, so the model uses its one clock.)
+   */
+  requestRelist(uid: string): RelistRequestOutcome {
+    if (this.profile.onDemandRelist === null) {
+      throw new PlegConfigurationError(`kubelet ${this.profile.id} has no RequestRelist (PLEGOnDemandRelist arrived in 1.36)`);
+    }
+    if (!this.onDemandGate) return 'ignored';
+    if (this.relistRequests.length >= RELIST_REQUEST_QUEUE_CAPACITY) return 'dropped';
+    this.relistRequests.push({ uid, requestedMs: this.clock.now() });
+    return 'accepted';
+  }
+
+  /**
+   * The request branch of generic.go workerLoopIteration: takes the oldest request and relists that pod
+   * unless a global relist that started at or after the request already succeeded (`req.timestamp.After(
+   * relistTime)` is strict; a failed global relist does not count). The caller gives the periodic relist
+   * priority, as the worker loop does. Null when the queue is empty.
+   */
+  serveRelistRequest(): ServedRelistRequest | null {
+    const req = this.relistRequests.shift();
+    if (req === undefined) return null;
+    if (this.relistTime !== null && !(req.requestedMs > this.relistTime)) return { ...req, ran: false };
+    return { ...req, ran: true, report: this.relistPod(req.uid) };
+  }
+
+  /**
+   * generic.go relistPod: GetPod, then the same per-pod reconcile as a global relist, then
+   * Cache.SetObservedTime at the pod read time. It holds the same lock as the global relist (a caller
+   * modelling time must not start a relist until this returns); it never moves the relist time Healthy()
+   * reads, the cache's global time, or the running pod/container gauges.
+   */
+  relistPod(uid: string): PodRelistReport {
+    if (this.pending !== null) {
+      throw new PlegConfigurationError('a relist is still blocked in a channel send; drain the channel first');
+    }
+    const getPod = this.runtime.getPod;
+    if (getPod === undefined) throw new PlegConfigurationError('the per-pod relist needs a runtime with getPod');
+    const startMs = this.clock.now();
+    const report: PodRelistReport = { uid, startMs, endMs: startMs, ok: true, generated: 0, delivered: 0, discarded: 0, inspected: [] };
+    this.observer?.onGetPod?.(uid);
+    const got = getPod.call(this.runtime, uid);
+    if (!got.ok) {
+      // Logged only: the next global relist picks the pod up (or notices it is gone).
+      report.ok = false;
+      report.error = got.error;
+      report.endMs = this.clock.now();
+      return report;
+    }
+    const pod = got.pod;
+    let rec = this.records.get(pod.uid);
+    if (rec === undefined) {
+      rec = { uid: pod.uid, old: null, current: pod, dropped: false };
+      this.records.set(pod.uid, rec);
+    } else rec.current = pod;
+    const scratch = this.scratch;
+    const n = appendPodEvents(scratch, pod.uid, rec.old, rec.current);
+    const events = n > 0 ? scratch.slice() : NO_EVENTS;
+    scratch.length = 0;
+    if (events.length > 0 || this.podsToReinspect.has(pod.uid)) {
+      const toSend = this.inspectAndAdvance({ uid: pod.uid, events }, report, this.podsToReinspect, startMs);
+      if (toSend !== null) {
+        report.generated += toSend.length;
+        for (const ev of toSend) {
+          const delivered = this.channel.trySend(ev);
+          if (delivered) report.delivered++;
+          else report.discarded++;
+          this.observer?.onSend?.(ev, delivered);
+        }
+      }
+    }
+    this.cache?.setObservedTime(uid, msToStamp(startMs));
+    report.endMs = this.clock.now();
     return report;
   }
 
@@ -246,7 +371,7 @@ export class GenericPleg {
     const report = p.report;
     while (p.idx < p.work.length) {
       if (p.sending === null) {
-        const toSend = this.inspectAndAdvance(p.work[p.idx] as WorkItem, p);
+        const toSend = this.inspectAndAdvance(p.work[p.idx] as WorkItem, p.report, p.needsReinspection, p.podReadMs);
         if (toSend === null) {
           p.idx++;
           continue;
@@ -278,21 +403,34 @@ export class GenericPleg {
     this.finish(p);
   }
 
-  /** Inspects the pod if there is a cache; returns the events to send, or null to skip the pod. */
-  private inspectAndAdvance(item: WorkItem, p: RelistProgress): PlegEvent[] | null {
+  /**
+   * The per-pod half of a relist (1.36 generic.go reconcilePodRecord; the same steps inline in older
+   * relists), shared by the global and the per-pod relist: inspects the pod if there is a cache, advances
+   * its record, and returns the events to send, or null to skip the pod. `needsReinspection` is where ≤1.31
+   * collects this relist's failures; 1.32+ keeps the flags in place (a sync.Map in 1.36), consumed here and
+   * set again on failure, so a per-pod relist in between sees them.
+   */
+  private inspectAndAdvance(item: WorkItem, tally: InspectionTally, needsReinspection: Map<string, RuntimePod>, podReadMs: number): PlegEvent[] | null {
     const { uid } = item;
     const rec = this.records.get(uid);
     if (rec === undefined) return null;
     const pod = rec.current;
+    const twoPass = this.profile.twoPassReinspection;
+    const reinspected = !twoPass && this.podsToReinspect.delete(uid);
     if (this.cache !== null) {
-      const r = this.updateCache(this.cache, pod, uid, p.report);
+      const r = this.updateCache(this.cache, pod, uid, tally, podReadMs);
       if (r.err !== null) {
         // The record is not advanced, so the same diff is computed again next relist.
-        if (pod !== null) p.needsReinspection.set(uid, pod);
+        if (pod !== null) (twoPass ? needsReinspection : this.podsToReinspect).set(uid, pod);
         return null;
       }
-      if (this.profile.twoPassReinspection) this.podsToReinspect.delete(uid);
+      if (twoPass) this.podsToReinspect.delete(uid);
       if (this.eventedGate && !r.updated) return null;
+    }
+    let events = item.events;
+    if (events.length === 0 && reinspected && this.profile.podSyncOnReinspection) {
+      // 1.36+: a reinspection that found no container change still makes the pod worker sync.
+      events = [{ pod: uid, type: 'PodSync', data: null }];
     }
     if (rec.current === null) {
       this.records.delete(uid);
@@ -302,14 +440,14 @@ export class GenericPleg {
       rec.current = null;
     }
     let out: PlegEvent[] | null = null;
-    for (let i = 0; i < item.events.length; i++) {
-      const ev = item.events[i] as PlegEvent;
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i] as PlegEvent;
       // ContainerChanged is unreliable and nobody consumes it: filtered before the send.
       if (ev.type === 'ContainerChanged') {
-        if (out === null) out = item.events.slice(0, i);
+        if (out === null) out = events.slice(0, i);
       } else if (out !== null) out.push(ev);
     }
-    return out ?? item.events;
+    return out ?? events;
   }
 
   private finish(p: RelistProgress): void {
@@ -318,23 +456,23 @@ export class GenericPleg {
       if (this.profile.twoPassReinspection) {
         // ≤1.31: last relist's failures, with the pod object saved then (possibly stale or vanished).
         for (const [uid, stalePod] of this.podsToReinspect) {
-          const r = this.updateCache(cache, stalePod, uid, p.report);
+          const r = this.updateCache(cache, stalePod, uid, p.report, p.podReadMs);
           if (r.err !== null) p.needsReinspection.set(uid, stalePod);
         }
       }
       cache.updateTime(p.start);
     }
-    this.podsToReinspect = p.needsReinspection;
+    if (this.profile.twoPassReinspection) this.podsToReinspect = p.needsReinspection;
   }
 
-  private updateCache(cache: PodCache, pod: RuntimePod | null, uid: string, report: RelistReport): { err: string | null; updated: boolean } {
+  private updateCache(cache: PodCache, pod: RuntimePod | null, uid: string, tally: InspectionTally, podReadMs: number): { err: string | null; updated: boolean } {
     if (pod === null) {
       // The pod has no visible containers any more.
       cache.delete(uid);
       return { err: null, updated: true };
     }
-    const now: CacheStamp = msToStamp(this.clock.now());
-    report.inspected.push(uid);
+    const now: CacheStamp = msToStamp(this.profile.cacheStampIsPodReadTime ? podReadMs : this.clock.now());
+    tally.inspected.push(uid);
     this.observer?.onInspect?.(uid);
     const r = this.runtime.getPodStatus(pod);
     let status: PodStatus | null = null;

@@ -6,6 +6,11 @@ export interface PodCacheEntry {
   status: PodStatus | null;
   err: string | null;
   modified: CacheStamp;
+  /**
+   * 1.36+ Cache.SetObservedTime: when a per-pod relist last saw this pod unchanged (null: not since the
+   * entry was written; every Set starts a fresh entry).
+   */
+  observed: CacheStamp;
 }
 
 /** Go's `a.After(b)` for cache stamps; the zero time (null) is before everything. */
@@ -18,6 +23,8 @@ export function stampAfter(a: CacheStamp, b: CacheStamp): boolean {
 export interface PodCacheObserver {
   onSet?(uid: string, stamp: CacheStamp, updated: boolean, err: string | null): void;
   onDelete?(uid: string): void;
+  /** SetObservedTime; `inCache` is false when there was no entry to mark. */
+  onObserved?(uid: string, stamp: CacheStamp, inCache: boolean): void;
 }
 
 export class PodCache {
@@ -44,7 +51,7 @@ export class PodCache {
         return false;
       }
     }
-    this.entries.set(uid, { status, err, modified: stamp });
+    this.entries.set(uid, { status, err, modified: stamp, observed: null });
     this.observer?.onSet?.(uid, stamp, true, err);
     return true;
   }
@@ -52,6 +59,19 @@ export class PodCache {
   delete(uid: string): void {
     this.entries.delete(uid);
     this.observer?.onDelete?.(uid);
+  }
+
+  /**
+   * Cache.SetObservedTime (1.36+, called by relistPod after its reconcile): records that the pod was seen
+   * at `stamp` even when nothing was written, so a pod worker waiting for a status newer than its last sync
+   * is released without a global relist. A pod without an entry gets none (oracle rnd-od-011), and the next Set
+   * drops the observed time (od-10). Whether an older stamp may replace a newer one is not exercised by the
+   * corpus; the model replaces.
+   */
+  setObservedTime(uid: string, stamp: CacheStamp): void {
+    const e = this.entries.get(uid);
+    if (e !== undefined) e.observed = stamp;
+    this.observer?.onObserved?.(uid, stamp, e !== undefined);
   }
 
   updateTime(ms: number): void {

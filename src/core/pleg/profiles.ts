@@ -1,5 +1,6 @@
 // Kubelet version families whose PLEG behaves differently, and the metric names each version exposes.
-// Sources: docs field guide §2–§3 and §5; the oracle corpus (1.26.7 and 1.32.10).
+// Sources: docs field guide §2–§3 and §5; the oracle corpus (1.26.7, 1.32.10, 1.36.2); docs/pleg-model.md
+// says which kubelet minors map to which profile and why.
 
 import type { KubeletProfileId } from './types';
 
@@ -24,9 +25,30 @@ export interface PlegProfile {
   hasEventedPleg: boolean;
   /** How EventedPLEG reads a CRI event's createdAt: seconds in 1.26–1.31 (a bug), nanoseconds from 1.32. */
   eventedCreatedAtUnit: 'seconds' | 'nanoseconds' | null;
-  /** 1.32+: pod watch conditions and the ConditionMet event exist (not driven by this model). */
+  /** 1.32–1.35: pod watch conditions and the ConditionMet event exist (not driven by this model; gone in 1.36). */
   hasConditionMet: boolean;
+  /**
+   * 1.36+: a pod pending reinspection whose inspection succeeds without a container change gets a PodSync
+   * event (generic.go reconcilePodRecord, "Make sure we always trigger a PodSync after a full
+   * reinspection", PR #137363); 1.32–1.35 sent nothing.
+   */
+  podSyncOnReinspection: boolean;
+  /**
+   * 1.36+: the cache entry is stamped with pod.Timestamp, the clock read just before the runtime listed the
+   * pod (GetPods / GetPod; PR #138024), not the clock just before GetPodStatus as in ≤1.35.
+   */
+  cacheStampIsPodReadTime: boolean;
+  /** 1.36+: a nil pod cache panics in NewGenericPLEG ("cache cannot be nil"), before anything runs. */
+  nilCachePanicsAtConstruction: boolean;
+  /**
+   * 1.36+: the on-demand per-pod relist (RequestRelist, relistPod, the 200-slot request queue; PR #137362),
+   * behind the PLEGOnDemandRelist feature gate; null where the code does not exist.
+   */
+  onDemandRelist: { gateDefault: boolean } | null;
 }
+
+/** generic.go NewGenericPLEG: `make(chan relistRequest, 200)`. */
+export const RELIST_REQUEST_QUEUE_CAPACITY = 200;
 
 export const PROFILE_1_13: PlegProfile = {
   id: '1.13',
@@ -38,6 +60,10 @@ export const PROFILE_1_13: PlegProfile = {
   hasEventedPleg: false,
   eventedCreatedAtUnit: null,
   hasConditionMet: false,
+  podSyncOnReinspection: false,
+  cacheStampIsPodReadTime: false,
+  nilCachePanicsAtConstruction: false,
+  onDemandRelist: null,
 };
 
 export const PROFILE_1_14_1_25: PlegProfile = { ...PROFILE_1_13, id: '1.14-1.25', blockingSend: false };
@@ -50,6 +76,10 @@ export const PROFILE_1_26_1_31: PlegProfile = {
   eventedCreatedAtUnit: 'seconds',
 };
 
+/**
+ * Kubelet 1.32–1.35. The id keeps its historical spelling "1.32+" because saved timeline sessions carry it;
+ * 1.36 and later map to PROFILE_1_36_PLUS.
+ */
 export const PROFILE_1_32_PLUS: PlegProfile = {
   ...PROFILE_1_26_1_31,
   id: '1.32+',
@@ -59,12 +89,31 @@ export const PROFILE_1_32_PLUS: PlegProfile = {
   hasConditionMet: true,
 };
 
+/**
+ * Kubelet 1.36+: on-demand per-pod relist (gate PLEGOnDemandRelist, Beta and on by default in 1.36: the
+ * real v1.36.2 kubelet exports `kubernetes_feature_enabled{name="PLEGOnDemandRelist",stage="BETA"} 1`),
+ * PodSync after a quiet reinspection, cache stamped at the pod read time, watch conditions gone.
+ */
+export const PROFILE_1_36_PLUS: PlegProfile = {
+  ...PROFILE_1_32_PLUS,
+  id: '1.36+',
+  hasConditionMet: false,
+  podSyncOnReinspection: true,
+  cacheStampIsPodReadTime: true,
+  nilCachePanicsAtConstruction: true,
+  onDemandRelist: { gateDefault: true },
+};
+
 export const PLEG_PROFILES: Readonly<Record<KubeletProfileId, PlegProfile>> = {
   '1.13': PROFILE_1_13,
   '1.14-1.25': PROFILE_1_14_1_25,
   '1.26-1.31': PROFILE_1_26_1_31,
   '1.32+': PROFILE_1_32_PLUS,
+  '1.36+': PROFILE_1_36_PLUS,
 };
+
+/** Every profile id, oldest first (what a saved session may name). */
+export const KUBELET_PROFILE_IDS: readonly KubeletProfileId[] = Object.keys(PLEG_PROFILES) as KubeletProfileId[];
 
 export interface KubeletVersion {
   major: number;
@@ -89,11 +138,17 @@ export function parseKubeletVersion(input: string): KubeletVersion {
   return { major, minor, patch: m[3] === undefined ? 0 : Number(m[3]) };
 }
 
+/**
+ * The one mapping from a kubelet minor to its PLEG profile (docs/pleg-model.md, "Which kubelet minors map
+ * where"). 1.33–1.35 keep 1.32's generic.go (watch conditions, no PodSync on a quiet reinspection, cache
+ * stamped before GetPodStatus); the per-pod relist, PodSync and pod-read cache time all arrived in 1.36.
+ */
 export function profileIdForMinor(minor: number): KubeletProfileId {
   if (minor <= 13) return '1.13';
   if (minor <= 25) return '1.14-1.25';
   if (minor <= 31) return '1.26-1.31';
-  return '1.32+';
+  if (minor <= 35) return '1.32+';
+  return '1.36+';
 }
 
 /**
@@ -118,6 +173,8 @@ export interface PlegMetricNames {
   eventedConnectionErrors: string | null;
   eventedConnectionSuccesses: string | null;
   eventedConnectionLatency: string | null;
+  /** 1.36+: the on-demand per-pod relist's histogram (generic.go relistPod, metrics.PLEGPodRelistDuration). */
+  podRelistDuration: string | null;
 }
 
 export function plegMetricNames(minor: number): PlegMetricNames {
@@ -132,6 +189,7 @@ export function plegMetricNames(minor: number): PlegMetricNames {
     eventedConnectionErrors: minor >= 27 ? 'kubelet_evented_pleg_connection_error_count' : null,
     eventedConnectionSuccesses: minor >= 27 ? 'kubelet_evented_pleg_connection_success_count' : null,
     eventedConnectionLatency: minor >= 27 ? 'kubelet_evented_pleg_connection_latency_seconds' : null,
+    podRelistDuration: minor >= 36 ? 'kubelet_pleg_pod_relist_duration_seconds' : null,
   };
 }
 

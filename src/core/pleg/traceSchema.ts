@@ -13,6 +13,17 @@ export interface TraceConfig {
   eventedPLEGFeatureGate: boolean;
   eventedPLEGInUse: boolean;
   evented: boolean;
+  /** Feature gate PLEGOnDemandRelist (1.36 corpus only; default false). */
+  onDemandRelist: boolean;
+}
+
+/** processRelistQueue's `hang`: the step's first GetPod takes `ms` while relistPod holds the relist lock. */
+export interface RelistHang {
+  ms: number;
+  /** Call Healthy() during the hang. */
+  healthy: boolean;
+  /** Start a global relist during the hang (it waits for the lock, then runs at the post-hang instant). */
+  globalRelist: boolean;
 }
 
 export type ConsumeSpec = 'all' | 'none' | number;
@@ -30,7 +41,20 @@ export type TraceStep =
   | { op: 'eventedHealthy'; at: number }
   | { op: 'consume'; at: number; consume: ConsumeSpec }
   | { op: 'updateRelistDuration'; at: number; relistPeriodMs: number; relistThresholdMs: number }
-  | { op: 'criEvent'; at: number; event: CriContainerEvent };
+  | { op: 'criEvent'; at: number; event: CriContainerEvent }
+  | { op: 'setRuntime'; at: number; pods: RuntimePod[] }
+  | { op: 'requestRelist'; at: number; podUIDs: string[]; count: number; consume: ConsumeSpec }
+  | {
+      op: 'processRelistQueue';
+      at: number;
+      /** Requests to serve; undefined = until the queue is empty. */
+      max?: number;
+      pods?: RuntimePod[];
+      podStatusErrors?: Readonly<Record<string, string>>;
+      getPodError?: string;
+      consume: ConsumeSpec;
+      hang?: RelistHang;
+    };
 
 export interface Trace {
   name?: string;
@@ -145,6 +169,33 @@ function criEvent(v: unknown, path: string): CriContainerEvent {
   };
 }
 
+function statusErrors(v: unknown, path: string): Record<string, string> {
+  const errs = obj(v, path);
+  const out: Record<string, string> = {};
+  for (const [uid, msg] of Object.entries(errs)) out[uid] = str(msg, `${path}.${uid}`);
+  return out;
+}
+
+function pods(v: unknown, path: string): RuntimePod[] {
+  return arr(v, path).map((p, i) => pod(p, `${path}[${i}]`));
+}
+
+function hang(v: unknown, path: string): RelistHang {
+  const o = obj(v, path);
+  return {
+    ms: nonNegInt(o.ms, `${path}.ms`),
+    healthy: optional(o, 'healthy', path, bool, false),
+    globalRelist: optional(o, 'globalRelist', path, bool, false),
+  };
+}
+
+function requestedUids(o: Obj, path: string): string[] {
+  if (o.podUID !== undefined && o.podUIDs !== undefined) throw new TraceError(`${path}.podUIDs`, 'give podUID or podUIDs, not both');
+  if (o.podUID !== undefined) return [str(o.podUID, `${path}.podUID`)];
+  if (o.podUIDs === undefined) throw new TraceError(`${path}.podUID`, 'missing (expected podUID or podUIDs)');
+  return arr(o.podUIDs, `${path}.podUIDs`).map((u, i) => str(u, `${path}.podUIDs[${i}]`));
+}
+
 function step(v: unknown, path: string): TraceStep {
   const o = obj(v, path);
   const op = str(o.op, `${path}.op`);
@@ -152,14 +203,29 @@ function step(v: unknown, path: string): TraceStep {
   switch (op) {
     case 'relist': {
       const s: TraceStep = { op, at, consume: optional(o, 'consume', path, consume, 'all') };
-      if (o.pods !== undefined) s.pods = arr(o.pods, `${path}.pods`).map((p, i) => pod(p, `${path}.pods[${i}]`));
+      if (o.pods !== undefined) s.pods = pods(o.pods, `${path}.pods`);
       if (o.getPodsError !== undefined) s.getPodsError = str(o.getPodsError, `${path}.getPodsError`);
-      if (o.podStatusErrors !== undefined) {
-        const errs = obj(o.podStatusErrors, `${path}.podStatusErrors`);
-        const out: Record<string, string> = {};
-        for (const [uid, msg] of Object.entries(errs)) out[uid] = str(msg, `${path}.podStatusErrors.${uid}`);
-        s.podStatusErrors = out;
-      }
+      if (o.podStatusErrors !== undefined) s.podStatusErrors = statusErrors(o.podStatusErrors, `${path}.podStatusErrors`);
+      return s;
+    }
+    case 'setRuntime':
+      if (o.pods === undefined) throw new TraceError(`${path}.pods`, 'missing');
+      return { op, at, pods: pods(o.pods, `${path}.pods`) };
+    case 'requestRelist':
+      return {
+        op,
+        at,
+        podUIDs: requestedUids(o, path),
+        count: optional(o, 'count', path, nonNegInt, 1),
+        consume: optional(o, 'consume', path, consume, 'all'),
+      };
+    case 'processRelistQueue': {
+      const s: TraceStep = { op, at, consume: optional(o, 'consume', path, consume, 'all') };
+      if (o.max !== undefined) s.max = nonNegInt(o.max, `${path}.max`);
+      if (o.pods !== undefined) s.pods = pods(o.pods, `${path}.pods`);
+      if (o.podStatusErrors !== undefined) s.podStatusErrors = statusErrors(o.podStatusErrors, `${path}.podStatusErrors`);
+      if (o.getPodError !== undefined) s.getPodError = str(o.getPodError, `${path}.getPodError`);
+      if (o.hang !== undefined) s.hang = hang(o.hang, `${path}.hang`);
       return s;
     }
     case 'healthy':
@@ -178,8 +244,20 @@ function step(v: unknown, path: string): TraceStep {
     case 'criEvent':
       return { op, at, event: criEvent(o.event, `${path}.event`) };
     default:
-      throw new TraceError(`${path}.op`, `unknown op "${op}" (expected relist, healthy, consume, updateRelistDuration, criEvent or eventedHealthy)`);
+      throw new TraceError(
+        `${path}.op`,
+        `unknown op "${op}" (expected relist, healthy, consume, updateRelistDuration, criEvent, eventedHealthy, setRuntime, requestRelist or processRelistQueue)`,
+      );
   }
+}
+
+/**
+ * JSON.parse for trace files. A CRI event's createdAt is an int64 of nanoseconds (about 1.7e18), beyond the
+ * 2^53 a JSON number keeps exactly, and EventedPLEG compares it to the nanosecond: those literals are read as
+ * digit strings (which `parseTrace` accepts) before JSON.parse can round them.
+ */
+export function parseTraceJson(text: string): unknown {
+  return JSON.parse(text.replace(/("createdAt"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/gu, '$1"$2"'));
 }
 
 /** Accepts a bare trace or a `{trace, result}` oracle file. */
@@ -199,6 +277,7 @@ export function parseTrace(input: unknown): Trace {
     eventedPLEGFeatureGate: optional(c, 'eventedPLEGFeatureGate', cp, bool, false),
     eventedPLEGInUse: optional(c, 'eventedPLEGInUse', cp, bool, false),
     evented: optional(c, 'evented', cp, bool, false),
+    onDemandRelist: optional(c, 'onDemandRelist', cp, bool, false),
   };
   const steps = arr(t.steps, `${base}.steps`).map((s, i) => step(s, `${base}.steps[${i}]`));
   const trace: Trace = { config, steps };

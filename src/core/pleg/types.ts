@@ -25,11 +25,12 @@ export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRem
 export interface PlegEvent {
   pod: string;
   type: PlegEventType;
-  data: string;
+  /** The container ID; null for PodSync, which carries no data (generic.go reconcilePodRecord). */
+  data: string | null;
 }
 
 /** Kubelet version families whose PLEG behaves differently (see docs/pleg-model.md). */
-export type KubeletProfileId = '1.13' | '1.14-1.25' | '1.26-1.31' | '1.32+';
+export type KubeletProfileId = '1.13' | '1.14-1.25' | '1.26-1.31' | '1.32+' | '1.36+';
 
 // ---- Extensions (compatible): the status, cache, runtime and per-relist report seams of the model. ----
 
@@ -63,6 +64,8 @@ export interface PodStatus {
 
 export type GetPodsResult = { ok: true; pods: readonly RuntimePod[] } | { ok: false; error: string };
 export type GetPodStatusResult = { ok: true; status: PodStatus } | { ok: false; error: string };
+/** What GetPod (1.36+, one pod by UID) returns; a pod the runtime no longer has is an error (ErrPodNotFound). */
+export type GetPodResult = { ok: true; pod: RuntimePod } | { ok: false; error: string };
 
 /**
  * The container runtime as PLEG sees it. Calls are synchronous on the virtual clock; a caller that wants
@@ -71,6 +74,8 @@ export type GetPodStatusResult = { ok: true; status: PodStatus } | { ok: false; 
 export interface PlegRuntime {
   getPods(): GetPodsResult;
   getPodStatus(pod: RuntimePod): GetPodStatusResult;
+  /** Kubelet 1.36+ runtime.GetPod, used only by the per-pod (on-demand) relist. */
+  getPod?(uid: string): GetPodResult;
 }
 
 /** The model's clock in ms. */
@@ -92,4 +97,19 @@ export interface RelistReport {
   inspected: string[];
   /** Kubelet ≤1.13 only: the relist is stuck in a blocking channel send until the consumer drains. */
   blocked: boolean;
+}
+
+/** What one per-pod relist (1.36+ relistPod) did. */
+export interface PodRelistReport {
+  uid: string;
+  startMs: number;
+  /** Clock after the relist: its duration is what kubelet_pleg_pod_relist_duration_seconds observes. */
+  endMs: number;
+  /** False when GetPod failed: the kubelet only logs, and the next global relist handles the pod. */
+  ok: boolean;
+  error?: string;
+  generated: number;
+  delivered: number;
+  discarded: number;
+  inspected: string[];
 }

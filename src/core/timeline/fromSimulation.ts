@@ -2,7 +2,7 @@
 // recording. The simulator records counts, not RPCs or pod names: those lanes stay empty, and `lacks`
 // says so.
 
-import { PLEG_CONSTANTS } from '../pleg/profiles';
+import { KUBELET_PROFILE_IDS, PLEG_CONSTANTS } from '../pleg/profiles';
 import type { Timeline } from '../pleg/sim/timeline';
 import type { KubeletProfileId } from '../pleg/types';
 import { DEFAULT_SESSION_SETTINGS, newTimelineSession } from './newSession';
@@ -16,7 +16,7 @@ export interface FromSimulationOptions {
   runtimeRequestTimeoutMs?: number;
 }
 
-const PROFILE_IDS: readonly string[] = ['1.13', '1.14-1.25', '1.26-1.31', '1.32+'];
+const PROFILE_IDS: readonly string[] = KUBELET_PROFILE_IDS;
 
 export function sessionFromSimulation(timeline: Timeline, options: FromSimulationOptions = {}): TimelineSession {
   const evented = timeline.evented !== null;

@@ -1,15 +1,17 @@
 // One kubelet /metrics scrape → a KubeletSample: the age of kubelet_pleg_last_seen_seconds at the scrape,
 // and the interval means (relist duration and interval, runtime operation latency) from the histogram
 // deltas since the previous scrape. Metric names per kubelet version come from summarizeKubeletMetrics
-// (≤1.13 microsecond summaries, 1.14+ seconds histograms, the 1.17–1.18 running pod/container names);
-// 1.36's kubelet_pleg_pod_relist_duration_seconds is read here.
+// (≤1.13 microsecond summaries, 1.14+ seconds histograms, the 1.17–1.18 running pod/container names,
+// 1.36's kubelet_pleg_pod_relist_duration_seconds).
 
 import { histogramDelta, summarizeKubeletMetrics } from '../parse/kubeletMetrics';
 import type { HistogramSummary, KubeletMetricsSummary } from '../parse/kubeletEndpointTypes';
-import { parsePrometheusText } from '../parse/prometheusText';
 import type { KubeletSample } from './session';
 
-/** 1.36+: a histogram of the per-pod part of a relist. */
+/**
+ * 1.36+: the histogram of the on-demand per-pod relists (generic.go relistPod: one pod's GetPod and
+ * GetPodStatus after a sync, under the global relist's lock).
+ */
 export const POD_RELIST_DURATION_METRIC = 'kubelet_pleg_pod_relist_duration_seconds';
 
 export interface MetricsScrape {
@@ -35,22 +37,9 @@ export function kubeletVersionFromMetrics(text: string): string | undefined {
   return /kubernetes_build_info\{[^}]*git_version="([^"]+)"/u.exec(text)?.[1];
 }
 
-function podRelistHistogram(text: string): HistogramSummary | undefined {
-  if (!text.includes(POD_RELIST_DURATION_METRIC)) return undefined;
-  const family = parsePrometheusText(text).find((f) => f.name === POD_RELIST_DURATION_METRIC);
-  if (family === undefined) return undefined;
-  let count: number | undefined;
-  let sum: number | undefined;
-  for (const s of family.samples) {
-    if (s.name === `${POD_RELIST_DURATION_METRIC}_count`) count = (count ?? 0) + s.value;
-    else if (s.name === `${POD_RELIST_DURATION_METRIC}_sum`) sum = (sum ?? 0) + s.value;
-  }
-  return count === undefined || sum === undefined ? undefined : { count, sum, buckets: [] };
-}
-
 /** Turns successive scrapes of one kubelet into samples; keeps the previous scrape for the deltas. */
 export class KubeletSampler {
-  private prev: { summary: KubeletMetricsSummary; podRelist: HistogramSummary | undefined } | null = null;
+  private prev: KubeletMetricsSummary | null = null;
 
   constructor(private readonly startEpochMs: number) {}
 
@@ -61,22 +50,20 @@ export class KubeletSampler {
     if (scrape.scrapeMs !== undefined) base.scrapeMs = Math.round(scrape.scrapeMs);
     if (scrape.outcome !== 'ok' || scrape.text === undefined) return base;
     let summary: KubeletMetricsSummary;
-    let podRelist: HistogramSummary | undefined;
     try {
       summary = summarizeKubeletMetrics(scrape.text);
-      podRelist = podRelistHistogram(scrape.text);
     } catch (err) {
       return { atMs, scrape: 'error', detail: `/metrics did not parse: ${err instanceof Error ? err.message : String(err)}`, ...(base.scrapeMs !== undefined ? { scrapeMs: base.scrapeMs } : {}) };
     }
     const prev = this.prev;
-    this.prev = { summary, podRelist };
+    this.prev = summary;
     const out = base;
     if (summary.plegLastSeenSeconds !== undefined) out.lastSeenAgeS = Math.round((scrape.epochMs / 1000 - summary.plegLastSeenSeconds) * 1000) / 1000;
-    const relist = intervalMean(summary.plegRelistDuration, prev?.summary.plegRelistDuration);
+    const relist = intervalMean(summary.plegRelistDuration, prev?.plegRelistDuration);
     if (relist !== undefined) out.relistDurationS = relist;
-    const interval = intervalMean(summary.plegRelistInterval, prev?.summary.plegRelistInterval);
+    const interval = intervalMean(summary.plegRelistInterval, prev?.plegRelistInterval);
     if (interval !== undefined) out.relistIntervalS = interval;
-    const pod = intervalMean(podRelist, prev?.podRelist);
+    const pod = intervalMean(summary.plegPodRelistDuration, prev?.plegPodRelistDuration);
     if (pod !== undefined) out.podRelistDurationS = pod;
     if (summary.plegDiscardEvents !== undefined) out.discardEvents = summary.plegDiscardEvents;
     if (summary.runningPods !== undefined) out.runningPods = summary.runningPods;
@@ -86,7 +73,7 @@ export class KubeletSampler {
     const latency: Record<string, number> = {};
     for (const [op, m] of Object.entries(summary.runtimeOperations)) {
       if (m.errors !== undefined) errors[op] = m.errors;
-      const l = intervalMean(m.duration, prev?.summary.runtimeOperations[op]?.duration);
+      const l = intervalMean(m.duration, prev?.runtimeOperations[op]?.duration);
       if (l !== undefined) latency[op] = l;
     }
     if (Object.keys(errors).length > 0) out.runtimeErrors = errors;

@@ -316,7 +316,7 @@ export class LivePlegModel {
 
   private recordEvent(event: PlegEvent, _delivered: boolean): void {
     if (!CHANGE_EVENT_TYPES.has(event.type)) return;
-    this.events.push({ atMs: this.clock.t, pod: this.labels.get(event.pod) ?? event.pod, type: event.type as PodEventType, container: shortId(event.data) });
+    this.events.push({ atMs: this.clock.t, pod: this.labels.get(event.pod) ?? event.pod, type: event.type as PodEventType, container: shortId(event.data ?? '') });
   }
 
   private beginDelta(atMs: number): SessionDelta {

@@ -3,6 +3,7 @@
 // errors instead of stopping at the first, so a hand-edited file can be fixed in one go.
 
 import type { CriRpc } from '../pleg/cost/criCall';
+import { KUBELET_PROFILE_IDS } from '../pleg/profiles';
 import type { KubeletProfileId } from '../pleg/types';
 import { TIMELINE_SESSION_FORMAT, type PredictedEvent, type TimelineSession } from './session';
 
@@ -10,7 +11,7 @@ export type SessionParseResult = { ok: true; session: TimelineSession } | { ok: 
 
 const MAX_ERRORS = 20;
 const RPCS: readonly CriRpc[] = ['ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'Status', 'Version'];
-const PROFILES: readonly KubeletProfileId[] = ['1.13', '1.14-1.25', '1.26-1.31', '1.32+'];
+const PROFILES: readonly KubeletProfileId[] = KUBELET_PROFILE_IDS;
 const SOURCES = ['live', 'metrics-series', 'simulation'] as const;
 const EVENT_TYPES = ['ContainerStarted', 'ContainerDied', 'ContainerRemoved', 'ContainerChanged'] as const;
 const READY = ['True', 'False', 'Unknown'] as const;

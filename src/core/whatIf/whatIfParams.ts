@@ -1,7 +1,7 @@
 // Runtime checking of what-if knobs that arrive from outside (the webview). The result names the field
 // and the limit, so each side can word the message in its own language.
 
-import { WHAT_IF_LIMITS, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey, type WhatIfParams } from './whatIfTypes';
+import { KUBELET_LINES, WHAT_IF_LIMITS, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey, type WhatIfParams } from './whatIfTypes';
 
 export type ParamProblem =
   | { kind: 'notAnObject' }
@@ -27,8 +27,9 @@ export function checkWhatIfParams(value: unknown): ParamCheck {
     out[field] = n;
   }
   const kubelet = record['kubelet'];
-  if (kubelet !== '1.26' && kubelet !== '1.32') return { ok: false, problem: { kind: 'badKubelet', value: String(kubelet) } };
-  out.kubelet = kubelet;
+  const line = KUBELET_LINES.find((l) => l === kubelet);
+  if (line === undefined) return { ok: false, problem: { kind: 'badKubelet', value: String(kubelet) } };
+  out.kubelet = line;
   return { ok: true, params: out as WhatIfParams };
 }
 
@@ -42,7 +43,7 @@ export function describeParamProblem(problem: ParamProblem): string {
     case 'outOfRange':
       return `${problem.field} must be between ${problem.min} and ${problem.max} (got ${problem.value})`;
     case 'badKubelet':
-      return `kubelet must be "1.26" or "1.32" (got ${JSON.stringify(problem.value)})`;
+      return `kubelet must be "1.26", "1.32" or "1.36" (got ${JSON.stringify(problem.value)})`;
     case 'unknownField':
       return `unknown field ${JSON.stringify(problem.field)}`;
   }

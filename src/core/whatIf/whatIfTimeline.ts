@@ -6,7 +6,7 @@ import { simulate } from '../pleg/sim/simulate';
 import type { Timeline } from '../pleg/sim/timeline';
 import { chartSeries } from './chartSeries';
 import { whatIfFindings } from './findings';
-import type { TimelineData, TimeWindow, WhatIfParams } from './whatIfTypes';
+import { KUBELET_LINE_LABELS, type TimelineData, type TimeWindow, type WhatIfParams } from './whatIfTypes';
 
 export const DEFAULT_WHAT_IF: WhatIfParams = {
   pods: 110,
@@ -28,7 +28,8 @@ export function whatIfScenario(p: WhatIfParams): unknown {
     name: 'what-if',
     seed: 1,
     duration: p.durationS * 1000,
-    kubeletVersion: p.kubelet === '1.32' ? '1.32.0' : '1.26.0',
+    // x.y.0 of the line: 1.36's on-demand relist follows its default (on), after every churn.
+    kubeletVersion: `${p.kubelet}.0`,
     pods: { count: p.pods, containersPerPod: p.containersPerPod },
     // Relists run about once a second, so "changed pods per relist" is a rate per second.
     churn: { containerRestartsPerHour: p.changedPodsPerRelist * 3600, podReplacementsPerHour: 0 },
@@ -83,7 +84,7 @@ export function timelineData(timeline: Timeline, settings: TimelineSettings): Ti
 
 export function runWhatIf(p: WhatIfParams, signal?: AbortSignal): TimelineData {
   const scenario = parseScenario(whatIfScenario(p));
-  const title = `${p.pods} pods × ${p.containersPerPod} containers, ${p.rpcLatencyMs} ms per CRI call, kubelet ${p.kubelet === '1.32' ? '1.32+' : '1.26–1.31'}`;
+  const title = `${p.pods} pods × ${p.containersPerPod} containers, ${p.rpcLatencyMs} ms per CRI call, kubelet ${KUBELET_LINE_LABELS[p.kubelet]}`;
   return timelineData(simulate(scenario, signal), { title, ...scenarioSettings(scenario) });
 }
 

@@ -1,7 +1,13 @@
 // The what-if's inputs and the chart-ready result. Core owns these types; the panel protocol in
 // src/shared imports them (never the other way round).
 
-export type KubeletLine = '1.26' | '1.32';
+/** The what-if's kubelet lines: 1.26–1.31, 1.32–1.35, 1.36+ (docs/pleg-model.md). */
+export type KubeletLine = '1.26' | '1.32' | '1.36';
+
+export const KUBELET_LINES: readonly KubeletLine[] = ['1.26', '1.32', '1.36'];
+
+/** How a line is labelled. */
+export const KUBELET_LINE_LABELS: Readonly<Record<KubeletLine, string>> = { '1.26': '1.26 – 1.31', '1.32': '1.32 – 1.35', '1.36': '1.36+' };
 
 /** The what-if knobs the user can turn. Units are in the names. */
 export interface WhatIfParams {

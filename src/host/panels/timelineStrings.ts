@@ -87,6 +87,7 @@ function sessionStrings(t: Localize): Record<string, string> {
     'axis.clock': t('time (UTC)'),
     'series.kubeletAge': t('kubelet: time since its PLEG last relisted (metrics)'),
     'series.kubeletDuration': t('kubelet: mean relist duration (metrics)'),
+    'series.kubeletPodDuration': t('kubelet: mean per-pod relist duration (metrics, 1.36+)'),
     'marker.discards': t('events discarded (channel full)'),
     'marker.rpcErrors': t('CRI call errors'),
     'lane.health': t('PLEG health (model)'),

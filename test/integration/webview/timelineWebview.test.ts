@@ -400,6 +400,29 @@ describe('the session pane in headless Chromium', () => {
     await page.close();
   });
 
+  it('kubelet 1.36: the mean per-pod relist duration from the metrics is drawn beside the mean relist duration', async () => {
+    const session = JSON.parse(JSON.stringify(recordedSession({ durationS: 600, pods: 30, freeze: { atS: 120, forS: 300 } }))) as ReturnType<typeof recordedSession>;
+    const orange: [number, number, number] = [0xd1, 0x86, 0x16];
+    const without = await open(undefined, NODE);
+    await toPage(without.page, { type: 'session', mode: 'replay', label: 'a 1.32 recording', session, prediction: PREDICTION, feed: 'ended' });
+    await without.page.locator('#session-chart canvas').first().waitFor();
+    const orangeWithout = await pixelsNear(without.page, orange, 12, '#session-chart canvas');
+    await without.page.close();
+    // A per-pod relist of 30 s on every scrape: far above every other duration on the log axis.
+    for (const k of session.kubelet) k.podRelistDurationS = 30;
+    const { page, consoleErrors } = await open(undefined, NODE);
+    await toPage(page, { type: 'session', mode: 'replay', label: 'a 1.36 recording', session, prediction: PREDICTION, feed: 'ended' });
+    await page.locator('#session-chart canvas').first().waitFor();
+    const legend = await page.locator('#session-legend li').evaluateAll((items) => items.map((li) => [(li as unknown as { dataset: Record<string, string> }).dataset['key'], li.textContent]));
+    expect(legend.map(([key]) => key).slice(4, 7)).toEqual(['kubeletAge', 'kubeletDuration', 'kubeletPodDuration']);
+    expect(legend.find(([key]) => key === 'kubeletPodDuration')![1]).toContain('kubelet: mean per-pod relist duration (metrics, 1.36+)');
+    // Its dashed line and hollow points are drawn in the kubelet's orange, over and above the relist means.
+    expect(await pixelsNear(page, orange, 12, '#session-chart canvas'), 'orange with the per-pod means').toBeGreaterThan(orangeWithout + 100);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('a relist forced by a failed GetContainerEvents stream says so, and which failure it was, on hover', async () => {
     const session = JSON.parse(JSON.stringify(recordedSession({ durationS: 600, pods: 30, freeze: { atS: 120, forS: 300 } }))) as ReturnType<typeof recordedSession>;
     const forced = session.relists.find((r) => !r.ok)!;

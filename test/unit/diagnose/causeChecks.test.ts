@@ -1,7 +1,9 @@
 // Each cause check of the catalog with hand-made evidence: found, clear and noEvidence (or notApplicable),
 // and the field guide's thresholds at their edges.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { summarizeKubeletMetrics } from '../../../src/core/parse/kubeletMetrics';
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
 import {
   FORBIDDEN,
@@ -83,6 +85,46 @@ describe('relist-latency (KubeletPlegDurationHigh)', () => {
 
   it('no metrics → noEvidence', () => {
     expect(check(run(evidence({ metrics: FORBIDDEN })), 'relist-latency').status).toBe('noEvidence');
+  });
+
+  it('1.36: a slow per-pod relist fires on its own (it holds the global relist lock); just under 10 s does not', () => {
+    const gate = { featureGates: { PLEGOnDemandRelist: true } };
+    const over = check(run(evidence({ metrics: ok(healthyMetrics({ ...gate, plegPodRelistDuration: hist(repeat(11, 100)) })) })), 'relist-latency');
+    expect(over.status).toBe('found');
+    expect(over.finding?.title).toBe('Per-pod relists are slow: p99 10s ≥ 10s, and each one holds the relist lock');
+    expect(over.finding?.evidence.map((e) => e.text)).toEqual([
+      '`kubelet_pleg_relist_duration_seconds` p99 = 5ms over 500 relists since the kubelet started',
+      '`kubelet_pleg_pod_relist_duration_seconds` p99 = 10s over 100 per-pod relists since the kubelet started',
+      '`PLEGOnDemandRelist: true` (kubernetes_feature_enabled)',
+    ]);
+    expect(over.finding?.refs).toContain('kubernetes/kubernetes#137362');
+    const under = check(run(evidence({ metrics: ok(healthyMetrics({ ...gate, plegPodRelistDuration: hist(repeat(7, 100)) })) })), 'relist-latency');
+    expect(under.status).toBe('clear');
+    expect(under.note).toContain('per-pod relists p99 9.95s (100 since the kubelet started)');
+  });
+
+  it('1.36: both slow → one finding naming both; the gate from configz when the metrics do not export it', () => {
+    const slow = healthyMetrics({ plegRelistDuration: hist(repeat(11, 100)), plegPodRelistDuration: hist(repeat(11, 10)) });
+    const c = check(run(evidence({ metrics: ok(slow), configz: ok(configz({ featureGates: { PLEGOnDemandRelist: true } })) })), 'relist-latency');
+    expect(c.finding?.title).toBe('Relists are slow: p99 10s ≥ 10s (KubeletPlegDurationHigh); per-pod relists p99 10s');
+    expect(c.finding?.summary).toContain('holds the lock the periodic relist needs');
+    expect(c.finding?.evidence.at(-1)).toEqual({ origin: 'configz', text: '`PLEGOnDemandRelist: true` (the kubelet config)' });
+  });
+
+  it('1.36: a real v1.36.2 scrape is clear and names its per-pod relists', () => {
+    const text = readFileSync(new URL('../../fixtures/real-kubelet-1.36/metrics-containerd2.3.txt', import.meta.url), 'utf8');
+    const real = summarizeKubeletMetrics(text);
+    const c = check(run(evidence({ metrics: ok({ ...real, plegLastSeenSeconds: NOW.getTime() / 1000 - 1 }) })), 'relist-latency');
+    expect(c.status).toBe('clear');
+    expect(c.note).toMatch(/^p99 \S+ < 10s \(5 relists since the kubelet started\); per-pod relists p99 \S+ \(4 since the kubelet started\)$/u);
+  });
+
+  it('1.36: per-pod relists between the scrapes, and a gate switched off', () => {
+    const earlier = healthyMetrics({ plegPodRelistDuration: hist(repeat(30, 10)) });
+    const later = healthyMetrics({ plegPodRelistDuration: hist([...repeat(30, 10), ...repeat(0.004, 3)]) });
+    expect(check(run(evidence(scrapes(earlier, later))), 'relist-latency').note).toContain('per-pod relists p99 4.9ms (3 between the scrapes)');
+    const off = check(run(evidence({ metrics: ok(healthyMetrics({ featureGates: { PLEGOnDemandRelist: false } })) })), 'relist-latency');
+    expect(off.note).toContain('PLEGOnDemandRelist is off');
   });
 });
 

@@ -57,6 +57,27 @@ describe('session series', () => {
     expect({ ...s, eventsPerPod: [...s.eventsPerPod] }).toEqual({ ...whole, eventsPerPod: [...whole.eventsPerPod] });
   });
 
+  it('1.36: the kubelet\'s mean per-pod relist duration is its own column, on the scrape rows that have it', () => {
+    const session = frozen();
+    const scrapes = session.kubelet.length;
+    expect(scrapes).toBeGreaterThan(4);
+    const before = sessionSeries(session);
+    expect(before.kubeletPodRelistDuration.every((v) => v === null)).toBe(true);
+    session.kubelet.forEach((k, i) => {
+      if (i % 2 === 0) k.podRelistDurationS = i === 0 ? 0 : 0.25 * i;
+    });
+    const s = sessionSeries(session);
+    const rows = s.x.map((_x, i) => i).filter((i) => s.kubeletPodRelistDuration[i] !== null);
+    expect(rows).toHaveLength(Math.ceil(scrapes / 2));
+    for (const i of rows) expect(s.relistAt[i]).toBe(-1);
+    // Log axis: an instant mean is kept at a microsecond.
+    expect(s.kubeletPodRelistDuration[rows[0]!]).toBe(1e-6);
+    expect(s.kubeletPodRelistDuration[rows[1]!]).toBe(0.5);
+    // The other columns are as without it.
+    expect(s.kubeletRelistDuration).toEqual(before.kubeletRelistDuration);
+    expect(s.x).toEqual(before.x);
+  });
+
   it('the pods with the most events get lanes; hover finds the nearest relist, not a scrape', () => {
     const s = sessionSeries(frozen());
     const lanes = podLanes(s);

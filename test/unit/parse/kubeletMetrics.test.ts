@@ -291,3 +291,48 @@ describe('summarizeKubeletMetrics without TYPE lines', () => {
     expect(m.legacyNames).toBe(true);
   });
 });
+
+describe('summarizeKubeletMetrics on a real kubelet 1.36.2 scrape', () => {
+  const m = summarizeKubeletMetrics(readFileSync(new URL('../../fixtures/real-kubelet-1.36/metrics-containerd2.3.txt', import.meta.url), 'utf8'));
+
+  it('reads the per-pod relist histogram beside the global one', () => {
+    expect(m.plegPodRelistDuration).toMatchObject({ count: 4, sum: 0.017060187 });
+    expect(m.plegPodRelistDuration?.buckets.slice(0, 2)).toEqual([
+      { le: 0.005, count: 3 },
+      { le: 0.01, count: 4 },
+    ]);
+    expect(m.plegPodRelistDuration?.buckets.at(-1)).toEqual({ le: Infinity, count: 4 });
+    expect(m.plegRelistDuration).toMatchObject({ count: 5, sum: 0.010123404 });
+  });
+
+  it('reads the feature gates from kubernetes_feature_enabled', () => {
+    expect(m.featureGates?.['PLEGOnDemandRelist']).toBe(true);
+    expect(m.featureGates?.['EventedPLEG']).toBe(false);
+    expect(Object.keys(m.featureGates ?? {})).toHaveLength(245);
+  });
+});
+
+describe('feature gates and the per-pod relist histogram, edge cases', () => {
+  it('has neither on a kubelet that exports neither (1.32)', () => {
+    const m = metrics('healthy');
+    expect(m.plegPodRelistDuration).toBeUndefined();
+    expect(m.featureGates?.['PLEGOnDemandRelist']).toBeUndefined();
+  });
+
+  it('regroups an untyped per-pod histogram and keeps gate names that look like Object members as data', () => {
+    const text = [
+      'kubelet_pleg_pod_relist_duration_seconds_bucket{le="1"} 2',
+      'kubelet_pleg_pod_relist_duration_seconds_bucket{le="+Inf"} 3',
+      'kubelet_pleg_pod_relist_duration_seconds_sum 42.5',
+      'kubelet_pleg_pod_relist_duration_seconds_count 3',
+      'kubernetes_feature_enabled{name="__proto__",stage=""} 1',
+      'kubernetes_feature_enabled{name="PLEGOnDemandRelist",stage="BETA"} 0',
+      'kubernetes_feature_enabled{stage="BETA"} 1',
+      '',
+    ].join('\n');
+    const m = summarizeKubeletMetrics(text);
+    expect(m.plegPodRelistDuration).toEqual({ count: 3, sum: 42.5, buckets: [{ le: 1, count: 2 }, { le: Infinity, count: 3 }] });
+    expect(Object.getOwnPropertyNames(m.featureGates)).toEqual(['__proto__', 'PLEGOnDemandRelist']);
+    expect(m.featureGates?.['PLEGOnDemandRelist']).toBe(false);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { criCallOutcome, DEADLINE_EXCEEDED_TEXT, isHung, validateHangWindows } from '../../../src/core/pleg/cost/criCall';
 import { getPodStatusCalls, relistCost, type RpcLatencies } from '../../../src/core/pleg/cost/relistCost';
 import { projectRelist } from '../../../src/core/pleg/cost/projection';
+import { podRelistCost } from '../../../src/core/pleg/cost/relistCost';
 
 const fast: RpcLatencies = { listPodSandboxMs: 2, listContainersMs: 3, podSandboxStatusMs: 1, containerStatusMs: 0.5 };
 
@@ -139,3 +140,34 @@ describe('projectRelist', () => {
     expect(p.thresholdCrossedAfterMs).toBe(180_000);
   });
 });
+
+describe('kubelet 1.36: a periodic relist waiting behind a per-pod relist', () => {
+  const lat = { listPodSandboxMs: 2, listContainersMs: 3, podSandboxStatusMs: 5, containerStatusMs: 7 };
+
+  it('prices a per-pod relist as GetPod then GetPodStatus, stopping at a failed GetPod', () => {
+    expect(podRelistCost(lat, 1, 2)).toEqual({ getPodMs: 5, getPodOk: true, podStatusMs: 2 + 5 + 3 + 7 + 7, totalMs: 29, calls: 2 + 5 });
+    expect(podRelistCost(lat, 1, 2, false)).toMatchObject({ totalMs: 5, calls: 2, podStatusMs: 0 });
+    // A hung runtime: GetPod's first call hits the deadline and the per-pod relist ends there.
+    expect(podRelistCost({ ...lat, listPodSandboxMs: Number.POSITIVE_INFINITY }, 1, 2)).toEqual({ getPodMs: 120_000, getPodOk: false, podStatusMs: 0, totalMs: 120_000, calls: 1 });
+    expect(() => podRelistCost(lat, -1, 2)).toThrow(/sandboxes must be a non-negative integer/u);
+  });
+
+  it('moves the budget and the worst stamp age by one per-pod relist, and says so', () => {
+    const input = { latencies: lat, pods: 10, containersPerPod: 2, changedPodsPerRelist: 1 };
+    const before = projectRelist(input);
+    const after = projectRelist({ ...input, onDemandRelist: true });
+    expect(before.podRelist).toBeNull();
+    expect(after.waitMs).toBe(29);
+    expect(after.worstAgeMs - before.worstAgeMs).toBe(29);
+    expect(before.relistBudgetMs - after.relistBudgetMs).toBe(29);
+    expect(after.summary).toContain('It may first wait 29ms for a per-pod relist holding the lock.');
+    // At the edge: a relist that fits the 1.32 budget exactly is over it once it may wait 29 ms.
+    const slowStatus = 180_000 - 1_000 - 5 - (2 + 5 + 3) - 5;
+    const atEdge = (onDemand: boolean) =>
+      projectRelist({ latencies: { ...lat, containerStatusMs: slowStatus }, pods: 1, containersPerPod: 1, changedPodsPerRelist: 1, onDemandRelist: onDemand, runtimeRequestTimeoutMs: 600_000 });
+    expect(atEdge(false).worstAgeMs).toBe(180_000);
+    expect(atEdge(false).unhealthy).toBe(false);
+    expect(atEdge(true).unhealthy).toBe(true);
+  });
+});
+

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PlegConfigurationError } from '../../../src/core/pleg/generic';
 import { EventChannel } from '../../../src/core/pleg/channel';
 import { GenericPleg } from '../../../src/core/pleg/generic';
-import { PROFILE_1_13, PROFILE_1_14_1_25, PROFILE_1_26_1_31, PROFILE_1_32_PLUS, profileForKubeletVersion } from '../../../src/core/pleg/profiles';
+import { PROFILE_1_13, PROFILE_1_14_1_25, PROFILE_1_26_1_31, PROFILE_1_32_PLUS, PROFILE_1_36_PLUS, profileForKubeletVersion } from '../../../src/core/pleg/profiles';
 import { harness, pod } from './plegHarness';
 
 describe('GenericPleg relist', () => {
@@ -159,3 +159,65 @@ describe('channel and versions', () => {
     expect(h.cache?.get('a')?.status?.ips).toEqual([]);
   });
 });
+
+describe('GenericPleg on-demand relist (1.36)', () => {
+  it('exists only from 1.36: the gate on an older profile and RequestRelist there are configuration errors', () => {
+    expect(() => harness(PROFILE_1_32_PLUS, { onDemandRelist: true })).toThrow(/kubelet 1\.32\+ has no on-demand relist/u);
+    expect(() => harness(PROFILE_1_32_PLUS).pleg.requestRelist('a')).toThrow(PlegConfigurationError);
+    expect(harness(PROFILE_1_36_PLUS).pleg.requestRelist('a')).toBe('ignored');
+  });
+
+  it('relistPod reports its own duration (GetPodStatus latency) and never moves the relist time Healthy() reads', () => {
+    const h = harness(PROFILE_1_36_PLUS, { onDemandRelist: true, thresholdMs: 10_000 });
+    h.runtime.pods = [pod('a', { c1: 'running' })];
+    h.pleg.relist();
+    h.pleg.receive();
+    h.clock.t = 9_000;
+    h.runtime.pods = [pod('a', { c1: 'exited' })];
+    h.runtime.statusLatencyMs = 4_000;
+    expect(h.pleg.requestRelist('a')).toBe('accepted');
+    const served = h.pleg.serveRelistRequest();
+    expect(served).toMatchObject({ uid: 'a', requestedMs: 9_000, ran: true });
+    expect(served?.report).toMatchObject({ uid: 'a', ok: true, startMs: 9_000, endMs: 13_000, generated: 1, delivered: 1, inspected: ['a'] });
+    expect(h.pleg.lastRelistMs).toBe(0);
+    // The cache is stamped at the pod read time (before GetPodStatus), and marked observed then.
+    expect(h.cache?.get('a')).toMatchObject({ modified: 9_000_000_000n, observed: 9_000_000_000n });
+    expect(h.pleg.healthy()).toEqual({ healthy: false, error: 'pleg was last seen active 13s ago; threshold is 10s' });
+    expect(h.pleg.receive()).toEqual([{ pod: 'a', type: 'ContainerDied', data: 'c1' }]);
+  });
+
+  it('a request is stale once a periodic relist started at or after it, and the queue holds 200', () => {
+    const h = harness(PROFILE_1_36_PLUS, { onDemandRelist: true });
+    h.runtime.pods = [pod('a', { c1: 'running' })];
+    h.clock.t = 1_000;
+    h.pleg.requestRelist('a');
+    h.pleg.relist();
+    expect(h.pleg.serveRelistRequest()).toEqual({ uid: 'a', requestedMs: 1_000, ran: false });
+    expect(h.pleg.serveRelistRequest()).toBeNull();
+    for (let i = 0; i < 200; i++) expect(h.pleg.requestRelist('a')).toBe('accepted');
+    expect(h.pleg.requestRelist('b')).toBe('dropped');
+    expect(h.pleg.relistQueue()).toHaveLength(200);
+  });
+
+  it('a per-pod relist that fails GetPodStatus leaves the pod for reinspection; the next one sends PodSync if nothing changed', () => {
+    const h = harness(PROFILE_1_36_PLUS, { onDemandRelist: true });
+    h.runtime.pods = [pod('a', { c1: 'running' })];
+    h.pleg.relist();
+    h.pleg.receive();
+    h.clock.t = 2_000;
+    h.runtime.pods = [pod('a', { c1: 'exited' })];
+    h.runtime.statusErrors.set('a', 'boom');
+    h.pleg.requestRelist('a');
+    expect(h.pleg.serveRelistRequest()?.report).toMatchObject({ generated: 0, inspected: ['a'] });
+    expect(h.pleg.reinspectionSet()).toEqual(['a']);
+    // c1 is running again (restarted in place): no container change, only the pending reinspection.
+    h.runtime.pods = [pod('a', { c1: 'running' })];
+    h.runtime.statusErrors.clear();
+    h.clock.t = 3_000;
+    h.pleg.requestRelist('a');
+    expect(h.pleg.serveRelistRequest()?.report).toMatchObject({ generated: 1, inspected: ['a'] });
+    expect(h.pleg.receive()).toEqual([{ pod: 'a', type: 'PodSync', data: null }]);
+    expect(h.pleg.reinspectionSet()).toEqual([]);
+  });
+});
+

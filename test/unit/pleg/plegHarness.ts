@@ -21,6 +21,13 @@ export class ScriptedRuntime {
     return { ok: true as const, pods: this.pods };
   }
 
+  /** 1.36 GetPod: the first pod with the UID, else not found. */
+  getPod(uid: string) {
+    if (this.getPodsError !== null) return { ok: false as const, error: this.getPodsError };
+    const live = this.pods.find((p) => p.uid === uid);
+    return live === undefined ? { ok: false as const, error: 'pod not found' } : { ok: true as const, pod: live };
+  }
+
   getPodStatus(pod: RuntimePod) {
     this.clock.t += this.statusLatencyMs;
     const err = this.statusErrors.get(pod.uid);
@@ -51,7 +58,7 @@ export interface Harness {
 
 export function harness(
   profile: PlegProfile,
-  opts: { capacity?: number; cache?: boolean; eventedGate?: boolean; thresholdMs?: number } = {},
+  opts: { capacity?: number; cache?: boolean; eventedGate?: boolean; thresholdMs?: number; onDemandRelist?: boolean } = {},
 ): Harness {
   const clock = { t: 0 };
   const runtime = new ScriptedRuntime(clock);
@@ -67,6 +74,7 @@ export function harness(
     eventedGate: opts.eventedGate ?? false,
     eventedUsage: usage,
     ...(opts.thresholdMs === undefined ? {} : { relistThresholdMs: opts.thresholdMs }),
+    ...(opts.onDemandRelist === undefined ? {} : { onDemandRelist: opts.onDemandRelist }),
   });
   return { clock, runtime, channel, cache, usage, pleg };
 }

@@ -14,6 +14,9 @@ describe('kubelet version → PLEG profile', () => {
     ['v1.32.10-kubeedge1', '1.32+'],
     ['v1.34.0-eks-1a2b3c', '1.32+'],
     ['1.33', '1.32+'],
+    ['v1.35.4', '1.32+'],
+    ['v1.36.2', '1.36+'],
+    ['1.37.0-alpha.1', '1.36+'],
   ])('%s → %s', (version, id) => {
     expect(profileForKubeletVersion(version).id).toBe(id);
   });
@@ -33,6 +36,12 @@ describe('kubelet version → PLEG profile', () => {
     expect([p131.twoPassReinspection, p132.twoPassReinspection]).toEqual([true, false]);
     expect([p125.eventedCreatedAtUnit, p131.eventedCreatedAtUnit, p132.eventedCreatedAtUnit]).toEqual([null, 'seconds', 'nanoseconds']);
     expect(profileForKubeletVersion('v1.12.0').yetToBeSuccessfulText).toBe(false);
+    const p135 = profileForKubeletVersion('v1.35.0');
+    const p136 = profileForKubeletVersion('v1.36.0');
+    expect([p135.podSyncOnReinspection, p136.podSyncOnReinspection]).toEqual([false, true]);
+    expect([p135.cacheStampIsPodReadTime, p136.cacheStampIsPodReadTime]).toEqual([false, true]);
+    expect([p135.hasConditionMet, p136.hasConditionMet]).toEqual([true, false]);
+    expect([p135.onDemandRelist, p136.onDemandRelist]).toEqual([null, { gateDefault: true }]);
   });
 
   it('names the PLEG metrics each version exposes', () => {
@@ -46,5 +55,6 @@ describe('kubelet version → PLEG profile', () => {
     expect(plegMetricNames(18)).toMatchObject({ lastSeen: 'kubelet_pleg_last_seen_seconds', legacyRelistLatencyMicroseconds: null });
     expect(plegMetricNames(26).eventedConnectionErrors).toBeNull();
     expect(plegMetricNames(27).eventedConnectionErrors).toBe('kubelet_evented_pleg_connection_error_count');
+    expect([plegMetricNames(35).podRelistDuration, plegMetricNames(36).podRelistDuration]).toEqual([null, 'kubelet_pleg_pod_relist_duration_seconds']);
   });
 });

@@ -10,6 +10,8 @@ import { TraceError } from '../../../src/core/pleg/traceSchema';
 const FIXTURES = join(__dirname, '../../fixtures/pleg-oracle');
 const HC02 = 'kubelet-1.26/hc-02-relisting-cache.json';
 const EV02 = 'kubelet-1.32/ev-02-evented-nanoseconds.json';
+const HC18 = 'kubelet-1.32/hc-18-reinspect-no-events.json';
+const OD01 = 'kubelet-1.36/od-01-container-change.json';
 
 function io(stdin = ''): CliIo & { out: string; err: string } {
   const state = {
@@ -42,15 +44,42 @@ describe('pleg-doctor replay', () => {
     expect(lines[0]?.result).toEqual(replayTrace(JSON.parse(readFileSync(join(FIXTURES, EV02), 'utf8')), '1.32'));
   });
 
-  it('treats 1.27–1.31 as 1.26 and 1.33+ as 1.32', async () => {
+  it('treats 1.27–1.31 as 1.26, 1.33–1.35 as 1.32 and 1.37+ as 1.36', async () => {
     const [a, b, c, d] = [io(), io(), io(), io()];
     await replayCommand(['--kubelet', '1.29', EV02], a);
     await replayCommand(['--kubelet', '1.26', EV02], b);
-    await replayCommand(['--kubelet', 'v1.34.1', EV02], c);
+    await replayCommand(['--kubelet', 'v1.35.1', EV02], c);
     await replayCommand(['--kubelet', '1.32', EV02], d);
     expect(a.out).toBe(b.out);
     expect(c.out).toBe(d.out);
     expect(a.out).not.toBe(d.out);
+    // hc-18: a quiet reinspection sends PodSync from 1.36 on, nothing before.
+    const [e, f, g] = [io(), io(), io()];
+    await replayCommand(['--kubelet', '1.37', HC18], e);
+    await replayCommand(['--kubelet', '1.36', HC18], f);
+    await replayCommand(['--kubelet', '1.35', HC18], g);
+    expect(e.out).toBe(f.out);
+    expect(f.out).toContain('"PodSync"');
+    expect(g.out).not.toContain('"PodSync"');
+  });
+
+  it('replays the on-demand relist ops with --kubelet 1.36 and refuses them for older kubelets', async () => {
+    const t = io();
+    expect(await replayCommand(['--kubelet', '1.36', OD01], t)).toBe(0);
+    const expected = replayTrace(JSON.parse(readFileSync(join(FIXTURES, OD01), 'utf8')), '1.36');
+    expect(JSON.parse(t.out)).toEqual(expected);
+    expect(expected.steps[3]?.queueHandled).toEqual([{ pod: 'a', requestedMs: 1500, ran: true }]);
+    await expect(replayCommand(['--kubelet', '1.32', OD01], io())).rejects.toThrow(/onDemandRelist: kubelet 1\.32 has no on-demand relist/u);
+    const bare = { steps: [{ op: 'requestRelist', at: 1, podUID: 'a' }] };
+    await expect(replayCommand(['--kubelet', '1.35', '-'], io(JSON.stringify(bare)))).rejects.toThrow(/steps\[0\]\.op: "requestRelist" needs kubelet 1\.36/u);
+  });
+
+  it('reads CRI createdAt nanoseconds beyond 2^53 exactly', async () => {
+    // rnd-od-009 step 6: createdAt 1700000005301000000 is 5301 ms after the base; a rounded double gives 5300.
+    const t = io();
+    expect(await replayCommand(['--kubelet', '1.36', 'kubelet-1.36/rnd-od-009.json'], t)).toBe(0);
+    const step = (JSON.parse(t.out) as { steps: { cacheSets?: { atMs: number }[] }[] }).steps[6];
+    expect(step?.cacheSets?.[0]?.atMs).toBe(5301);
   });
 
   it('reads a bare trace from standard input', async () => {
@@ -63,6 +92,7 @@ describe('pleg-doctor replay', () => {
   it('rejects bad usage and bad input with errors naming the cause', async () => {
     await expect(replayCommand([HC02], io())).rejects.toThrow(/missing --kubelet/u);
     await expect(replayCommand(['--kubelet', '1.25', HC02], io())).rejects.toThrow(CliUsageError);
+    await expect(replayCommand(['--kubelet', '1.x', HC02], io())).rejects.toThrow(/--kubelet must be 1\.26 or later/u);
     await expect(replayCommand(['--kubelet', '1.26'], io())).rejects.toThrow(/missing FILE/u);
     await expect(replayCommand(['--kubelet', '1.26', 'nope.json'], io())).rejects.toThrow(/nope\.json: no such file/u);
     await expect(replayCommand(['--kubelet', '1.26', '-'], io('{"steps": [{"op": "relist"}]}'))).rejects.toThrow(
@@ -86,5 +116,23 @@ describe('trace validation', () => {
   ])('%j', (input, message) => {
     expect(() => replayTrace(input, '1.32')).toThrow(TraceError);
     expect(() => replayTrace(input, '1.32')).toThrow(message);
+  });
+
+  it.each([
+    [{ steps: [{ op: 'requestRelist', at: 1 }] }, /trace\.steps\[0\]\.podUID: missing/u],
+    [{ steps: [{ op: 'requestRelist', at: 1, podUID: 'a', podUIDs: ['b'] }] }, /podUIDs: give podUID or podUIDs, not both/u],
+    [{ steps: [{ op: 'setRuntime', at: 1 }] }, /trace\.steps\[0\]\.pods: missing/u],
+    [{ steps: [{ op: 'processRelistQueue', at: 1, hang: { ms: -5 } }] }, /trace\.steps\[0\]\.hang\.ms: expected a non-negative integer/u],
+    [{ config: { onDemandRelist: 'yes' }, steps: [] }, /trace\.config\.onDemandRelist: expected true or false/u],
+  ])('1.36 input %j', (input, message) => {
+    expect(() => replayTrace(input, '1.36')).toThrow(TraceError);
+    expect(() => replayTrace(input, '1.36')).toThrow(message);
+  });
+
+  it('rejects the 1.36 ops for older kubelets', () => {
+    const input = { steps: [{ op: 'requestRelist', at: 1, podUID: 'a' }] };
+    expect(() => replayTrace(input, '1.32')).toThrow(TraceError);
+    expect(() => replayTrace(input, '1.26')).toThrow(/needs kubelet 1\.36 or later/u);
+    expect(replayTrace(input, '1.36').steps[0]).toMatchObject({ relistQueue: [], relistRequestsIgnored: 1 });
   });
 });

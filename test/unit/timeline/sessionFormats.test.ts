@@ -39,7 +39,7 @@ describe('parseTimelineSession', () => {
     expect(r.ok ? [] : r.errors).toEqual([
       'format: expected "pleg-doctor-timeline/1", got "other/1"',
       'settings.thresholdMs: expected a non-negative number, got -1',
-      'settings.profile: expected one of "1.13", "1.14-1.25", "1.26-1.31", "1.32+", got "1.99"',
+      'settings.profile: expected one of "1.13", "1.14-1.25", "1.26-1.31", "1.32+", "1.36+", got "1.99"',
       'settings.evented: expected true or false, got "no"',
       'relists[0].endMs: expected a number ≥ startMs (0), got -3',
       'relists[0].rpcs[1].rpc: expected one of "ListPodSandbox", "ListContainers", "PodSandboxStatus", "ContainerStatus", "Status", "Version", got "Exec"',

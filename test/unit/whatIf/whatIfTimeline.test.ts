@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sinceLastRelistStartAt } from '../../../src/core/whatIf/chartSeries';
-import { DEFAULT_WHAT_IF, runWhatIf } from '../../../src/core/whatIf/whatIfTimeline';
+import { parseScenario } from '../../../src/core/pleg/sim/scenario';
+import { simulate } from '../../../src/core/pleg/sim/simulate';
+import { DEFAULT_WHAT_IF, runWhatIf, whatIfScenario } from '../../../src/core/whatIf/whatIfTimeline';
 import type { ChartSeries, TimelineData } from '../../../src/core/whatIf/whatIfTypes';
 
 const nonNull = (values: ReadonlyArray<number | null>): number[] => values.filter((v): v is number => v !== null);
@@ -96,6 +98,19 @@ describe('what-if timeline', () => {
     expect(Math.max(...nonNull(data.series.sinceLastRelistStart))).toBeLessThan(2);
     expect(data.findings[0]!.text).toMatch(/stayed healthy/);
     expect(data.approximate).toBe(false);
+  });
+
+  it('kubelet 1.36: runs with its on-demand relist, and a freeze still crosses the threshold 3 min after the last good relist', () => {
+    const params = { ...DEFAULT_WHAT_IF, pods: 10, durationS: 600, freezeAtS: 60, freezeForS: 300, kubelet: '1.36' as const };
+    const scenario = parseScenario(whatIfScenario(params));
+    expect(scenario.kubeletVersion).toBe('1.36.0');
+    expect(scenario.kubelet.onDemandRelist).toBe(true);
+    expect(simulate(scenario).onDemand?.podRelists).toBeGreaterThan(0);
+    const data = runWhatIf(params);
+    expect(data.title).toContain('kubelet 1.36+');
+    expect(data.unhealthy[0]!.fromMs).toBeGreaterThan(60_000 + 170_000);
+    expect(data.unhealthy[0]!.fromMs).toBeLessThan(60_000 + 190_000);
+    expect(runWhatIf({ ...params, kubelet: '1.32' }).title).toContain('kubelet 1.32 – 1.35');
   });
 
   it('a run longer than 6 h records notable relists only and says its health line is estimated', () => {

@@ -83,3 +83,31 @@ export function relistCost(lat: RpcLatencies, work: RelistWorkload, runtimeReque
     calls: getPods.calls + perPod.calls * work.inspectedPods,
   };
 }
+
+/** What one on-demand per-pod relist (kubelet 1.36+ relistPod) costs. */
+export interface PodRelistCost {
+  /** GetPod: ListPodSandbox and ListContainers filtered to the pod (PR #137471: GetPods for one pod). */
+  getPodMs: number;
+  getPodOk: boolean;
+  /** The GetPodStatus that follows when the pod changed or awaits reinspection (0 when it did not run). */
+  podStatusMs: number;
+  totalMs: number;
+  calls: number;
+}
+
+/**
+ * A per-pod relist: GetPod, then (when `inspects`) the pod's GetPodStatus, serially, stopping at the first
+ * failing call; a failed GetPod ends it (the kubelet only logs). It holds the relist lock throughout, so this
+ * is also the longest a periodic relist can wait behind it (the worker loop serves the periodic timer
+ * before the next request).
+ */
+export function podRelistCost(lat: RpcLatencies, sandboxes: number, containers: number, inspects = true, runtimeRequestTimeoutMs = DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS): PodRelistCost {
+  for (const [k, v] of Object.entries({ sandboxes, containers })) {
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`${k} must be a non-negative integer, got ${v}`);
+  }
+  if (!(runtimeRequestTimeoutMs > 0)) throw new RangeError(`runtimeRequestTimeout must be positive, got ${runtimeRequestTimeoutMs}`);
+  const getPod = serial([lat.listPodSandboxMs, lat.listContainersMs], runtimeRequestTimeoutMs);
+  if (!getPod.ok || !inspects) return { getPodMs: getPod.ms, getPodOk: getPod.ok, podStatusMs: 0, totalMs: getPod.ms, calls: getPod.calls };
+  const status = serial(getPodStatusCalls(lat, sandboxes, containers), runtimeRequestTimeoutMs);
+  return { getPodMs: getPod.ms, getPodOk: true, podStatusMs: status.ms, totalMs: getPod.ms + status.ms, calls: getPod.calls + status.calls };
+}

@@ -5,6 +5,7 @@
 import { GoDurationError, parseGoDurationNs } from '../../util/goDuration';
 import { isoToEpochMs } from '../../parse/klogPrefix';
 import type { HangWindow } from '../cost/criCall';
+import { profileIdForMinor, PLEG_PROFILES } from '../profiles';
 
 /** A latency distribution in ms. A bare number is a constant. */
 export type LatencyDist =
@@ -49,6 +50,11 @@ export interface KubeletSettings {
   nodeStatusCallsRuntime: boolean;
   /** The thread id printed in generated log lines. */
   pid: number;
+  /**
+   * Feature gate PLEGOnDemandRelist (1.36+; default: the version's default, on in 1.36): after a sync that
+   * changed a pod (here: each churn), the kubelet asks for a relist of that pod alone.
+   */
+  onDemandRelist: boolean;
 }
 
 export interface Scenario {
@@ -140,6 +146,14 @@ function eventedPleg(v: unknown, kubeletVersion: string): Scenario['eventedPleg'
   if (!Array.isArray(failures)) throw new ScenarioError('$.eventedPleg.streamFailures', 'must be a list of times');
   const streamFailuresMs = failures.map((f, i) => dur(f, `$.eventedPleg.streamFailures[${i}]`, undefined));
   return { streamFailuresMs: streamFailuresMs.sort((a, b) => a - b) };
+}
+
+function onDemandRelist(v: unknown, kubeletVersion: string): boolean {
+  const minor = Number(/^v?1\.(\d+)/u.exec(kubeletVersion)?.[1]);
+  const feature = PLEG_PROFILES[profileIdForMinor(minor)].onDemandRelist;
+  const on = bool(v, '$.kubelet.onDemandRelist', feature?.gateDefault ?? false);
+  if (on && feature === null) throw new ScenarioError('$.kubelet.onDemandRelist', `kubelet ${kubeletVersion} has no on-demand relist (PLEGOnDemandRelist arrived in 1.36)`);
+  return on;
 }
 
 function bool(v: unknown, path: string, dflt: boolean): boolean {
@@ -248,6 +262,7 @@ export function parseScenario(input: unknown): Scenario {
     'housekeepingCallsRuntime',
     'nodeStatusCallsRuntime',
     'pid',
+    'onDemandRelist',
   ]);
   const rec = obj(root['record'], '$.record', ['relists', 'slowRelistMs', 'maxLogLines']);
   const relists = rec['relists'] ?? 'all';
@@ -301,6 +316,7 @@ export function parseScenario(input: unknown): Scenario {
       housekeepingCallsRuntime: bool(k['housekeepingCallsRuntime'], '$.kubelet.housekeepingCallsRuntime', true),
       nodeStatusCallsRuntime: bool(k['nodeStatusCallsRuntime'], '$.kubelet.nodeStatusCallsRuntime', true),
       pid: num(k['pid'], '$.kubelet.pid', 1234, { min: 1, integer: true }),
+      onDemandRelist: onDemandRelist(k['onDemandRelist'], kubeletVersion),
     },
     record: {
       relists,

@@ -4,7 +4,7 @@
 
 import { criCallOutcome, type HangWindow } from '../cost/criCall';
 import type { CriContainerEventType } from '../evented';
-import type { GetPodStatusResult, GetPodsResult, PlegRuntime, RuntimeContainer, RuntimePod } from '../types';
+import type { GetPodResult, GetPodStatusResult, GetPodsResult, PlegRuntime, RuntimeContainer, RuntimePod } from '../types';
 import type { SeededRandom } from './prng';
 import type { LatencyDist, LatencyModel, Scenario, SlowWindow } from './scenario';
 
@@ -110,6 +110,19 @@ export class SimRuntime implements PlegRuntime {
     return this.endGetPods({ ok: true, pods: this.list });
   }
 
+  /**
+   * 1.36 runtime.GetPod (PR #137471): GetPods for one pod, i.e. ListPodSandbox and ListContainers filtered
+   * by the pod's UID; a pod the runtime does not have is an error (kubecontainer.ErrPodNotFound).
+   */
+  getPod(uid: string): GetPodResult {
+    const a = this.call(this.latency.listPodSandbox);
+    if (!a.ok) return { ok: false, error: a.error as string };
+    const b = this.call(this.latency.listContainers);
+    if (!b.ok) return { ok: false, error: b.error as string };
+    const pod = this.pods.get(uid);
+    return pod === undefined ? { ok: false, error: 'pod not found' } : { ok: true, pod };
+  }
+
   private endGetPods(r: GetPodsResult): GetPodsResult {
     this.lastGetPodsEndMs = this.clock.now;
     return r;
@@ -179,12 +192,12 @@ export class SimRuntime implements PlegRuntime {
    * later restart) and a new ID runs. Pod objects are replaced, never mutated, so PLEG's record of the
    * old snapshot stays intact and unchanged pods keep their identity (the model's fast path).
    */
-  restartContainer(): void {
+  restartContainer(): string | undefined {
     const pod = this.randomPod();
-    if (!pod || pod.containers.length === 0) return;
+    if (!pod || pod.containers.length === 0) return undefined;
     const running = pod.containers.filter((c) => c.state === 'running');
     const victim = running[this.rng.int(0, Math.max(0, running.length - 1))];
-    if (!victim) return;
+    if (!victim) return undefined;
     const containers = pod.containers.filter((c) => c.state === 'running' || c === victim).map((c) => (c === victim ? { id: c.id, state: 'exited' as const } : c));
     const started = { id: this.newId('c'), state: 'running' as const };
     containers.push(started);
@@ -194,20 +207,25 @@ export class SimRuntime implements PlegRuntime {
     this.onChange?.({ type: 'CONTAINER_STOPPED_EVENT', containerId: victim.id, pod: after });
     this.onChange?.({ type: 'CONTAINER_CREATED_EVENT', containerId: started.id, pod: after });
     this.onChange?.({ type: 'CONTAINER_STARTED_EVENT', containerId: started.id, pod: after });
+    return pod.uid;
   }
 
-  /** A pod is deleted (all its containers and sandboxes vanish) and a new one is scheduled in its place. */
-  replacePod(): void {
+  /**
+   * A pod is deleted (all its containers and sandboxes vanish) and a new one is scheduled in its place.
+   * Returns the new pod's UID (the pod whose sync created something).
+   */
+  replacePod(): string | undefined {
     const pod = this.randomPod();
-    if (!pod) return;
+    if (!pod) return undefined;
     this.pods.delete(pod.uid);
     const added = this.addPod();
-    if (this.onChange === undefined) return;
+    if (this.onChange === undefined) return added.uid;
     // Containers go before their sandbox, as the kubelet removes them.
     for (const c of [...pod.containers, ...pod.sandboxes]) this.onChange({ type: 'CONTAINER_DELETED_EVENT', containerId: c.id, pod });
     for (const c of [...added.sandboxes, ...added.containers]) {
       this.onChange({ type: 'CONTAINER_CREATED_EVENT', containerId: c.id, pod: added });
       this.onChange({ type: 'CONTAINER_STARTED_EVENT', containerId: c.id, pod: added });
     }
+    return added.uid;
   }
 }

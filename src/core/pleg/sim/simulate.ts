@@ -4,7 +4,10 @@
 //  - syncLoop (skips while runtimeErrors() is non-empty with a 100 ms → 5 s backoff; housekeeping lists
 //    pods from the runtime and so blocks the loop for up to runtimeRequestTimeout when the runtime hangs),
 //  - the node status update (every 10 s; its VersionInfo setter calls CRI Version first),
-//  - random churn (container restarts, pod replacements) and consumer stalls.
+//  - random churn (container restarts, pod replacements) and consumer stalls,
+//  - 1.36+ with PLEGOnDemandRelist: after each churn (a sync that changed a pod) a RequestRelist of that pod;
+//    the relist goroutine serves requests between periodic relists, under the same lock, so a periodic
+//    relist whose timer fires during a per-pod relist starts when that one ends.
 // Every callback runs at its virtual time; a CRI call advances the shared clock to its end.
 
 import { formatKlogLine } from '../../parse/klogFormat';
@@ -22,7 +25,19 @@ import { SeededRandom } from './prng';
 import { aggregateError, readyCondition, runtimeErrorMessages, type ReadyCondition } from './runtimeErrors';
 import type { Scenario } from './scenario';
 import { SimRuntime, type SimClock } from './simRuntime';
-import type { EventedSummary, HealthTransition, NodeStatusPost, RelistEntry, RuntimeStatusTransition, SkipWindow, Timeline, BlockedWindow, SimLogLine } from './timeline';
+import type {
+  EventedSummary,
+  HealthTransition,
+  NodeStatusPost,
+  OnDemandSummary,
+  PodRelistEntry,
+  RelistEntry,
+  RuntimeStatusTransition,
+  SkipWindow,
+  Timeline,
+  BlockedWindow,
+  SimLogLine,
+} from './timeline';
 
 const SKIP_BACKOFF_BASE_MS = 100;
 const SKIP_BACKOFF_MAX_MS = 5_000;
@@ -68,6 +83,7 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     relistThresholdMs: gate ? PLEG_CONSTANTS.eventedRelistThresholdMs : k.relistThresholdMs,
     eventedGate: gate,
     eventedUsage: usage,
+    onDemandRelist: k.onDemandRelist,
   });
   const evented = gate
     ? new EventedPleg({ profile, clock: plegClock, channel, cache, generic: pleg, usage, fallbackPeriodMs: k.relistPeriodMs, fallbackThresholdMs: k.relistThresholdMs })
@@ -241,12 +257,95 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
       if (syncIdle(relistEnd)) consume(relistEnd);
     });
   };
+  // ---- the on-demand per-pod relist (1.36+): the worker loop's request branch ----
+  const onDemand: OnDemandSummary | null = k.onDemandRelist
+    ? { requests: 0, dropped: 0, podRelists: 0, stale: 0, failedPodRelists: 0, maxPodRelistMs: 0, meanPodRelistMs: 0, delayedRelists: 0, maxRelistDelayMs: 0, totalRelistDelayMs: 0 }
+    : null;
+  const podRelists: PodRelistEntry[] = [];
+  let podRelistMsSum = 0;
+  /** When the per-pod relist holding the relist lock ends (-Infinity: none). */
+  let podRelistUntil = Number.NEGATIVE_INFINITY;
+  /** When the periodic relist's timer fires next (the worker serves it before any request). */
+  let globalDueAt = 0;
+  const relistBusyAt = (t: number): boolean => (inFlight !== null && (inFlight as InFlightRelist).endMs > t) || blockedRelist !== null;
+  /** The worker loop is free at t: it serves queued requests until the queue is empty or the timer is due. */
+  const serveRequests = (t: number): void => {
+    if (onDemand === null) return;
+    while (t >= podRelistUntil && t < globalDueAt && !relistBusyAt(t)) {
+      clock.now = t;
+      const served = pleg.serveRelistRequest();
+      if (served === null) return;
+      if (!served.ran) {
+        onDemand.stale++;
+        continue;
+      }
+      const r = served.report as NonNullable<typeof served.report>;
+      const durationMs = r.endMs - r.startMs;
+      onDemand.podRelists++;
+      podRelistMsSum += durationMs;
+      onDemand.maxPodRelistMs = Math.max(onDemand.maxPodRelistMs, durationMs);
+      onDemand.meanPodRelistMs = podRelistMsSum / onDemand.podRelists;
+      if (!r.ok) onDemand.failedPodRelists++;
+      totals.events += r.generated;
+      totals.discards += r.discarded;
+      if (scenario.record.relists === 'all' || !r.ok || durationMs >= scenario.record.slowRelistMs) {
+        const entry: PodRelistEntry = { pod: r.uid, requestedMs: served.requestedMs, startMs: r.startMs, endMs: r.endMs, durationMs, ok: r.ok, events: r.generated, delivered: r.delivered, discards: r.discarded };
+        if (r.error !== undefined) entry.error = r.error;
+        podRelists.push(entry);
+      }
+      podRelistUntil = r.endMs;
+      q.schedule(r.endMs, () => {
+        if (syncIdle(r.endMs)) consume(r.endMs);
+        kickWorker(r.endMs);
+      });
+      return;
+    }
+  };
+  /**
+   * The worker loop notices it has work at t: queued after whatever else happens at t (a relist's end
+   * hands its events to the sync loop before the next per-pod relist runs).
+   */
+  let kickPending = false;
+  const kickWorker = (t: number): void => {
+    if (onDemand === null || kickPending) return;
+    kickPending = true;
+    q.schedule(t, () => {
+      kickPending = false;
+      serveRequests(t);
+    });
+  };
+  /** RequestRelist after a sync that changed the pod (the sync loop must be running pod syncs). */
+  const requestRelist = (t: number, uid: string | undefined): void => {
+    if (onDemand === null || uid === undefined || skipping !== null) return;
+    clock.now = t;
+    onDemand.requests++;
+    if (pleg.requestRelist(uid) === 'dropped') onDemand.dropped++;
+    kickWorker(t);
+  };
+
   /** The relist goroutine; a fallback from EventedPLEG stops it and starts a new one (a new generation). */
   let loopGeneration = 0;
   const relistLoop = (generation: number) => {
     const start = (t: number): void => {
       if (generation !== loopGeneration) return;
-      runRelist(t, () => pleg.relist(), (endMs) => q.schedule(endMs + pleg.relistPeriodMs, start));
+      if (t < podRelistUntil && onDemand !== null) {
+        // The timer fired while a per-pod relist held the relist lock: the periodic relist starts when it ends.
+        const waitMs = podRelistUntil - t;
+        onDemand.delayedRelists++;
+        onDemand.totalRelistDelayMs += waitMs;
+        onDemand.maxRelistDelayMs = Math.max(onDemand.maxRelistDelayMs, waitMs);
+        q.schedule(podRelistUntil, start);
+        return;
+      }
+      runRelist(
+        t,
+        () => pleg.relist(),
+        (endMs) => {
+          globalDueAt = endMs + pleg.relistPeriodMs;
+          q.schedule(globalDueAt, start);
+          kickWorker(endMs);
+        },
+      );
     };
     return start;
   };
@@ -367,6 +466,10 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
       q.schedule(busy.endMs, streamFailure);
       return;
     }
+    if (t < podRelistUntil) {
+      q.schedule(podRelistUntil, streamFailure);
+      return;
+    }
     let fellBack = false;
     runRelist(
       t,
@@ -378,10 +481,12 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
       },
       (endMs) => {
         eventedSummary.streamFailures = evented.failedStreams;
+        kickWorker(endMs);
         if (!fellBack) return;
         // Stop, Update(1 s, 3 min), Start: wait.Until relists at once, then every period.
         eventedSummary.fallbackAtMs = endMs;
         loopGeneration++;
+        globalDueAt = endMs;
         q.schedule(endMs, relistLoop(loopGeneration));
       },
     );
@@ -406,8 +511,8 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   q.schedule(0, statusCheck);
   q.schedule(0, relistStart);
   q.schedule(k.nodeStatusUpdateFrequencyMs, nodeStatus);
-  scheduleChurn(scenario.churn.containerRestartsPerHour, () => runtime.restartContainer());
-  scheduleChurn(scenario.churn.podReplacementsPerHour, () => runtime.replacePod());
+  scheduleChurn(scenario.churn.containerRestartsPerHour, () => requestRelist(clock.now, runtime.restartContainer()));
+  scheduleChurn(scenario.churn.podReplacementsPerHour, () => requestRelist(clock.now, runtime.replacePod()));
 
   let steps = 0;
   for (;;) {
@@ -437,6 +542,7 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
     relistsRecorded: scenario.record.relists,
     relists,
     evented: eventedSummary,
+    ...(onDemand !== null ? { onDemand, podRelists } : {}),
     relistInFlight: unfinished === null ? null : { startMs: unfinished.startMs, getPodsEndMs: unfinished.getPodsEndMs, ok: unfinished.ok },
     health,
     runtimeStatus,

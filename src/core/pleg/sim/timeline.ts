@@ -77,6 +77,38 @@ export interface EventedSummary {
   criEventsIgnored: number;
 }
 
+/** One on-demand per-pod relist (kubelet 1.36+ relistPod). */
+export interface PodRelistEntry {
+  pod: string;
+  requestedMs: number;
+  startMs: number;
+  endMs: number;
+  durationMs: number;
+  /** False when GetPod failed (logged only; the next periodic relist handles the pod). */
+  ok: boolean;
+  error?: string;
+  events: number;
+  delivered: number;
+  discards: number;
+}
+
+/** The on-demand relist's part of a run (1.36+ with PLEGOnDemandRelist on). */
+export interface OnDemandSummary {
+  /** RequestRelist calls, and how many the full 200-slot queue dropped. */
+  requests: number;
+  dropped: number;
+  /** Per-pod relists run, and requests skipped because a periodic relist started after them. */
+  podRelists: number;
+  stale: number;
+  failedPodRelists: number;
+  maxPodRelistMs: number;
+  meanPodRelistMs: number;
+  /** Periodic relists whose timer fired while a per-pod relist held the lock, and how long they waited. */
+  delayedRelists: number;
+  maxRelistDelayMs: number;
+  totalRelistDelayMs: number;
+}
+
 export interface Timeline {
   scenario: string;
   seed: number;
@@ -87,6 +119,10 @@ export interface Timeline {
   relistsRecorded: 'all' | 'notable';
   /** EventedPLEG's part of the run; null when the feature gate is off. */
   evented: EventedSummary | null;
+  /** The on-demand relist's part; only present when the kubelet has one (1.36+) and its gate is on. */
+  onDemand?: OnDemandSummary;
+  /** Per-pod relists (all, or the notable ones: failed or slow, as `relistsRecorded` says); with onDemand. */
+  podRelists?: PodRelistEntry[];
   relists: RelistEntry[];
   /** The relist still running when the run ended (its report is already known to the simulator). */
   relistInFlight: { startMs: number; getPodsEndMs: number; ok: boolean } | null;
