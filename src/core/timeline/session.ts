@@ -104,7 +104,7 @@ export interface KubeletSample {
   runtimeErrors?: Record<string, number>;
   /** Mean runtime operation latency over the interval, by operation type, in seconds. */
   runtimeLatencyS?: Record<string, number>;
-  /** 1.36+: mean of kubelet_pleg_pod_relist_duration_seconds over the interval (one pod's share of a relist). */
+  /** 1.36+: mean of kubelet_pleg_pod_relist_duration_seconds over the interval (the on-demand per-pod relists). */
   podRelistDurationS?: number;
   /** How long the scrape took to answer (a frozen runtime makes /metrics hang up to runtimeRequestTimeout). */
   scrapeMs?: number;
