@@ -83,11 +83,10 @@ export interface PlegClock {
   now(): number;
 }
 
-/** What one relist did (for the simulator's cost model and for diagnostics). */
-export interface RelistReport {
+/** What a relist (global or per-pod) did with its events and inspections. */
+interface RelistOutcome {
   startMs: number;
   ok: boolean;
-  /** The GetPods error when ok is false. */
   error?: string;
   /** Events the relist tried to send (ContainerChanged already filtered out). */
   generated: number;
@@ -95,21 +94,17 @@ export interface RelistReport {
   discarded: number;
   /** Pod UIDs passed to GetPodStatus, in call order, with repeats. */
   inspected: string[];
+}
+
+/** What one relist did (for the simulator's cost model and for diagnostics); `error` is GetPods' when ok is false. */
+export interface RelistReport extends RelistOutcome {
   /** Kubelet ≤1.13 only: the relist is stuck in a blocking channel send until the consumer drains. */
   blocked: boolean;
 }
 
-/** What one per-pod relist (1.36+ relistPod) did. */
-export interface PodRelistReport {
+/** What one per-pod relist (1.36+ relistPod) did; ok is false when GetPod failed (the kubelet only logs, and the next global relist handles the pod). */
+export interface PodRelistReport extends RelistOutcome {
   uid: string;
-  startMs: number;
   /** Clock after the relist: its duration is what kubelet_pleg_pod_relist_duration_seconds observes. */
   endMs: number;
-  /** False when GetPod failed: the kubelet only logs, and the next global relist handles the pod. */
-  ok: boolean;
-  error?: string;
-  generated: number;
-  delivered: number;
-  discarded: number;
-  inspected: string[];
 }
