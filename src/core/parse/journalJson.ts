@@ -6,6 +6,8 @@
 // becomes an array of its values. get_display_timestamp prefers "_SOURCE_REALTIME_TIMESTAMP" (the sender's
 // own stamp, also µs) for the short formats; so does this reader.
 
+import { parseJsonObjectLine } from './jsonObjectLine';
+
 export interface JournalJsonEntry {
   /** The MESSAGE field, decoded (byte arrays as UTF-8). */
   message: string;
@@ -38,14 +40,8 @@ function usecToMs(v: unknown): number | undefined {
 /** The entry, or undefined when the line is not a `journalctl -o json` entry with a MESSAGE. */
 export function readJournalJson(line: string): JournalJsonEntry | undefined {
   if (line.charCodeAt(0) !== 0x7b /* { */ || !line.includes(MARKER)) return undefined;
-  let obj: unknown;
-  try {
-    obj = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
-  const o = obj as Record<string, unknown>;
+  const o = parseJsonObjectLine(line);
+  if (o === undefined) return undefined;
   const message = text(o['MESSAGE']);
   if (message === undefined) return undefined;
   const entry: JournalJsonEntry = { message };

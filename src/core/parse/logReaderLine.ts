@@ -9,6 +9,7 @@ import { goDurationSeconds } from './durationSeconds';
 import { klogTimeValid, readFastHeader } from './klogFastHeader';
 import { klogJsonTsToEpochMs } from './klogJsonTime';
 import { readJournalJson, type JournalJsonEntry } from './journalJson';
+import { parseJsonObjectLine } from './jsonObjectLine';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
 import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
@@ -172,14 +173,8 @@ function structuredBody(msg: string, fields: ReadonlyArray<{ key: string; value:
 }
 
 function readJson(json: string): { body: Body; time?: LineTime; clock?: string } | undefined {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
-  const o = obj as Record<string, unknown>;
+  const o = parseJsonObjectLine(json);
+  if (o === undefined) return undefined;
   if (typeof o['msg'] !== 'string') return undefined;
   const fields = new Map<string, string>();
   for (const [k, v] of Object.entries(o)) if (k !== 'msg') fields.set(k, typeof v === 'string' ? v : JSON.stringify(v));

@@ -40,6 +40,8 @@ export async function scrapeKubelet(target: KubeletPollTarget, sampler: KubeletS
 
 export interface NodeReading {
   ready?: Omit<SessionReady, 'atMs'>;
+  /** The Ready condition's lastHeartbeatTime: it changes with every status post the kubelet makes. */
+  heartbeat?: string;
   kubeletVersion?: string;
   maxPods?: number;
 }
@@ -50,6 +52,8 @@ export function readNode(node: KubeNode): NodeReading {
   if (c !== undefined) {
     const status = c.status === 'True' || c.status === 'False' ? c.status : 'Unknown';
     out.ready = { status, reason: c.reason ?? '', message: c.message ?? '' };
+    const beat = c.lastHeartbeatTime;
+    if (beat !== undefined) out.heartbeat = beat instanceof Date ? beat.toISOString() : beat;
   }
   const version = node.status?.nodeInfo?.kubeletVersion;
   if (version !== undefined && version !== '') out.kubeletVersion = version;

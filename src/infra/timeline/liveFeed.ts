@@ -120,7 +120,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         lastReady = reading.ready;
         initial.ready = [{ atMs: clock(), ...reading.ready }];
       }
-      const beat = heartbeatOf(got.node);
+      const beat = reading.heartbeat;
       if (beat !== undefined) {
         lastHeartbeat = beat;
         const atMs = Date.parse(beat) - (Date.now() - clock());
@@ -318,7 +318,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         delta.ready = [{ atMs, ...r }];
         lastReady = r;
       }
-      const beat = heartbeatOf(node);
+      const beat = reading.heartbeat;
       if (beat !== undefined && beat !== lastHeartbeat) {
         lastHeartbeat = beat;
         // A watch event is the post itself, to the millisecond; a (re)list only shows that one happened.
@@ -353,10 +353,4 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       watch.dispose();
     }
   }
-}
-
-/** The Ready condition's lastHeartbeatTime: it changes with every status post the kubelet makes. */
-function heartbeatOf(node: KubeNode): string | undefined {
-  const beat = node.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime;
-  return beat instanceof Date ? beat.toISOString() : beat;
 }
