@@ -56,8 +56,7 @@ export function extensionTargets({ production, outdir = 'dist' }) {
 
 /**
  * The `pleg-doctor` command: dist/cli.js, dist/cliRemote.js that it requires by path only for the
- * commands that reach a cluster or a node (src/cli/registry.ts), so `logs` never parses client-node, and
- * dist/logsScanWorker.js, the thread `logs` starts on a big file.
+ * commands that reach a cluster or a node (src/cli/registry.ts), so `logs` never parses client-node.
  * @param {{ production: boolean, outdir?: string }} options
  * @returns {import('esbuild').BuildOptions[]}
  */
@@ -65,8 +64,6 @@ export function cliTargets({ production, outdir = 'dist' }) {
   return [
     { ...nodeTarget(production, 'src/cli/main.ts', `${outdir}/cli.js`), banner: { js: '#!/usr/bin/env node' } },
     nodeTarget(production, 'src/cli/remoteCommands.ts', `${outdir}/cliRemote.js`),
-    // The scan worker of `logs` on a big file (src/cli/commands/logsWorker.ts), beside cli.js.
-    nodeTarget(production, 'src/cli/logsScanWorkerMain.ts', `${outdir}/logsScanWorker.js`),
   ];
 }
 

@@ -1,10 +1,6 @@
 // Entry point of the `pleg-doctor` command (bundled to dist/cli.js).
 
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import packageJson from '../../package.json';
-import { LOGS_SCAN_WORKER_BUNDLE, setLogsWorkerScript } from './commands/logsWorker';
-import { enableRelaxedSimd } from './relaxedSimd';
 import { runCli } from './dispatch';
 import { createProcessIo } from './processIo';
 import { COMMANDS } from './registry';
@@ -24,10 +20,4 @@ async function main(): Promise<void> {
   setTimeout(() => process.exit(code), 2000).unref();
 }
 
-// Before any WebAssembly is compiled: the log scan kernel's faster form (relaxedSimd.ts).
-enableRelaxedSimd();
-// `logs` on a big file starts the bundle beside this one as a worker thread that scans segments of it
-// (commands/logsWorker.ts). Run from source, or with dist/cli.js copied alone, there is none: one thread.
-const scanWorker = join(__dirname, LOGS_SCAN_WORKER_BUNDLE);
-if (existsSync(scanWorker)) setLogsWorkerScript(scanWorker);
 void main();

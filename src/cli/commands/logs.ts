@@ -1,20 +1,19 @@
 // `pleg-doctor logs FILE|-`: streams a kubelet log (a file or standard input) through the log reader and
 // prints one JSON line per finding, then one summary line. Streaming end to end: a 1 GB journal is never
 // held in memory. Chunks go to the byte scanner (logReaderBytes.ts) rather than readline: it decodes only
-// the lines that can matter, which is what keeps a 1 GB journal within a small factor of `grep -c`. A file
-// over WORKER_MIN_BYTES is read in segments by this thread and a worker thread at once (logsWorker.ts).
+// the lines that can matter, which is what keeps a 1 GB journal within a small factor of `grep -c`
+// (bench/logs.ts measures it; one thread: a scan worker bought less than a fifth and was removed).
 
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { KubeletLogReader, LogSequencer, DEFAULT_GAP_SECONDS, type LogReaderOptions, type LogSummary, type ReaderFinding } from '../../core/parse/logReader';
-import { LogByteScanner } from '../../core/parse/logReaderBytes';
+import { KubeletLogReader, DEFAULT_GAP_SECONDS, type LogReaderOptions, type LogSummary, type ReaderFinding } from '../../core/parse/logReader';
+import { LogByteScanner, type ChunkRead } from '../../core/parse/logReaderBytes';
 import { parseGoDurationSeconds } from '../../core/util/goDuration';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
-import { logsWorkerAvailable, scanSegmented } from './logsWorker';
 import { OutputBatch } from './outputBatch';
 import type { CliCommand, CliIo } from '../io';
 
@@ -98,65 +97,33 @@ async function openLog(file: string, io: CliIo): Promise<FileHandle> {
 }
 
 /**
- * A file's bytes, read into one buffer that is reused for every chunk: the scanner copies what it keeps,
- * so each chunk is consumed before the next read overwrites it. A read stream would allocate a fresh
- * buffer per chunk, and on a VM that backs memory lazily, touching a gigabyte of new pages cost more than
- * the scan itself (1 GB journal: 3.2 s with a stream). 256 KB stays in the CPU's cache while the scanner
- * makes its passes over it. The reads are synchronous (an asynchronous read per chunk, a hand-off to the
- * thread pool and back, added 0.4 s per GB), and every YIELD_EVERY_CHUNKS the event loop gets a turn, so
- * an interrupt is seen within about 20 ms (8 MB of scanning).
+ * A file's bytes, read by the scanner straight into its own memory (LogByteScanner.fill: the SIMD
+ * kernel's input area, so no chunk is copied). A read stream would allocate a fresh buffer per chunk, and
+ * on a VM that backs memory lazily touching a gigabyte of new pages cost more than the scan itself. The
+ * reads are synchronous (an asynchronous read per chunk, a hand-off to the thread pool and back, cost
+ * more than it saved), and every YIELD_EVERY_CHUNKS the event loop gets a turn, so an interrupt is seen
+ * within a few megabytes of scanning.
  */
-async function* fileChunks(file: string, io: CliIo): AsyncGenerator<Uint8Array> {
+async function scanFile(file: string, io: CliIo, scanner: LogByteScanner, afterChunk: () => void): Promise<void> {
   const handle = await openLog(file, io);
+  const read: ChunkRead = (target, offset, length) => {
+    try {
+      return readSync(handle.fd, target, offset, length, null);
+    } catch (e) {
+      throw fileError(file, e as NodeJS.ErrnoException);
+    }
+  };
   try {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (let chunk = 1; ; chunk++) {
+    for (let chunk = 1; !io.signal.aborted; chunk++) {
       if (chunk % YIELD_EVERY_CHUNKS === 0) await nextTurn();
-      let bytesRead: number;
-      try {
-        bytesRead = readSync(handle.fd, buffer, 0, buffer.length, null);
-      } catch (e) {
-        throw fileError(file, e as NodeJS.ErrnoException);
-      }
-      if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
+      if (scanner.fill(read) === 0) return;
+      afterChunk();
     }
   } finally {
     await handle.close();
   }
 }
 
-/**
- * A file this big is read in segments by this thread and a worker thread at once (logsWorker.ts). The
- * worker starts scanning 130–200 ms after this thread does (measured on the 2-vCPU machine this is
- * tuned for); this thread is busy with the first segments meanwhile, so a smaller file would lose
- * nothing but gain little.
- */
-const WORKER_MIN_BYTES = 32 * 1024 * 1024;
-
-/**
- * A big file, scanned and classified in segments on two threads; false (nothing read) when the file is
- * small or no worker can start (running from source). Otherwise the summary, or undefined on abort.
- */
-async function scannedInSegments(file: string, io: CliIo, options: LogReaderOptions, out: OutputBatch): Promise<false | LogSummary | undefined> {
-  if (!logsWorkerAvailable()) return false;
-  const handle = await openLog(file, io);
-  try {
-    const { size } = await handle.stat();
-    if (size < WORKER_MIN_BYTES) return false;
-    const seq = new LogSequencer((f) => out.add(`${JSON.stringify(findingJson(f))}\n`), options);
-    const lines = await scanSegmented(handle.fd, size, seq, io.signal, { afterSegment: () => out.chunkDone() });
-    if (lines === undefined) return undefined;
-    seq.countLines(lines);
-    return seq.finish();
-  } catch (e) {
-    throw 'code' in (e as object) ? fileError(file, e as NodeJS.ErrnoException) : e;
-  } finally {
-    await handle.close();
-  }
-}
-
-const READ_CHUNK_BYTES = 256 * 1024;
 const YIELD_EVERY_CHUNKS = 32;
 
 /** Standard input: an interrupt destroys the stream, so a pipe that never writes does not hold the command. */
@@ -184,24 +151,21 @@ export function createLogsCommand(openStdin?: () => NodeJS.ReadableStream): CliC
     }
     const out = new OutputBatch(io, args.file === '-');
     let summary: LogSummary | undefined;
-    const segmented = args.file !== '-' ? await scannedInSegments(args.file, io, args.options, out) : false;
-    if (segmented !== false) summary = segmented;
+    const reader = new KubeletLogReader((f) => out.add(`${JSON.stringify(findingJson(f))}\n`), args.options);
+    const scanner = new LogByteScanner(reader);
+    const afterChunk = (): void => out.chunkDone();
+    if (args.file !== '-') await scanFile(args.file, io, scanner, afterChunk);
     else {
-      let chunks: AsyncGenerator<Uint8Array>;
-      if (args.file !== '-') chunks = fileChunks(args.file, io);
-      else if (openStdin !== undefined) chunks = streamChunks(openStdin(), io.signal);
-      else chunks = streamChunks(Readable.from([Buffer.from(await io.readStdin(), 'utf8')]), io.signal);
-      const reader = new KubeletLogReader((f) => out.add(`${JSON.stringify(findingJson(f))}\n`), args.options);
-      const scanner = new LogByteScanner(reader);
-      for await (const chunk of chunks) {
-        // Checked between chunks: an interrupt stops the read within one chunk (a quarter of a megabyte).
+      const input = openStdin !== undefined ? openStdin() : Readable.from([Buffer.from(await io.readStdin(), 'utf8')]);
+      for await (const chunk of streamChunks(input, io.signal)) {
+        // Checked between chunks: an interrupt stops the read within one chunk.
         if (io.signal.aborted) break;
         scanner.push(chunk);
-        out.chunkDone();
+        afterChunk();
       }
-      scanner.end();
-      if (!io.signal.aborted) summary = reader.end();
     }
+    scanner.end();
+    if (!io.signal.aborted) summary = reader.end();
     if (summary === undefined || io.signal.aborted) {
       out.flush();
       return 130;

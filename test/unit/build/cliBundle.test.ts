@@ -39,7 +39,7 @@ describe('the pleg-doctor bundles', () => {
 
   it('runs an offline command from cli.js alone and a remote one through cliRemote.js', () => {
     // `logs` exits 1 when it finds a PLEG stretch. Nothing on stderr: a V8 flag the runtime does not know
-    // (relaxedSimd.ts) would print an error there.
+    // would print an error there (no command sets one).
     const logs = spawnSync(process.execPath, [join(dir, 'cli.js'), 'logs', FIXTURE], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
     expect(logs.status).toBe(1);
     expect(logs.stdout).toContain('"plegStretches":[{"firstLine":3227');

@@ -6,10 +6,9 @@ import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LINE_ANCHORS } from '../../../src/core/parse/logReaderBytes';
 import { FINGERPRINT_BYTES, FINGERPRINTS, nibbleTables } from '../../../src/core/parse/scanKernel/fingerprints';
-import { CONSTANTS_AT, CONSTANTS_BYTES, KERNEL_READS_PAST, kernelConstants, scanKernel, type KernelSwizzle } from '../../../src/core/parse/scanKernel/kernelCode';
+import { CONSTANTS_AT, CONSTANTS_BYTES, KERNEL_READS_PAST, kernelConstants, scanKernel } from '../../../src/core/parse/scanKernel/kernelCode';
 import { SimdLineScanner } from '../../../src/core/parse/scanKernel/simdLineScanner';
 import { sleb, uleb, wasmModule } from '../../../src/core/parse/scanKernel/wasmBinary';
-import { enableRelaxedSimd } from '../../../src/cli/relaxedSimd';
 
 // The WebAssembly surface used here (the project's TypeScript libs do not declare it).
 declare const WebAssembly: {
@@ -22,8 +21,8 @@ declare const WebAssembly: {
  * The kernel, instantiated as SimdLineScanner does: scan(in, len, out) → [records, newline total].
  * `before` is put just ahead of the input (inside the kernel's memory, outside its window).
  */
-function kernel(perTurn?: number, swizzle: KernelSwizzle = 'plain'): (input: Uint8Array, before?: Uint8Array) => { records: number[][]; total: number } {
-  const module = new WebAssembly.Module(wasmModule(4, [scanKernel(perTurn, swizzle)]));
+function kernel(perTurn?: number): (input: Uint8Array, before?: Uint8Array) => { records: number[][]; total: number } {
+  const module = new WebAssembly.Module(wasmModule(4, [scanKernel(perTurn)]));
   const { exports } = new WebAssembly.Instance(module);
   const mem = new Uint8Array(exports.memory.buffer);
   const words = new Int32Array(exports.memory.buffer);
@@ -198,18 +197,15 @@ describe('the kernel', () => {
     }
   });
 
-  it('with relaxed SIMD turned on as the CLI does, the relaxed-swizzle kernel is valid and gives what the plain statement gives', () => {
-    // As the CLI does (src/cli/relaxedSimd.ts): for the whole of this test file's process.
-    enableRelaxedSimd();
-    expect(WebAssembly.validate(wasmModule(4, [scanKernel(undefined, 'relaxed')]))).toBe(true);
+  it('on the real recording and on every byte value at every lane, gives what the plain statement gives', () => {
     const real = readFileSync(new URL('../../fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log', import.meta.url)).subarray(0, 60_000);
     for (const perTurn of [2, 3, 4]) {
-      const relaxed = kernel(perTurn, 'relaxed');
-      expect(relaxed(real)).toEqual(reference(real));
+      const run = kernel(perTurn);
+      expect(run(real)).toEqual(reference(real));
       // Every byte value at every lane: the nibble lookups see all sixteen indices of both tables.
       const all = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7 + (i >> 8)) & 0xff));
       all.write('PLEG is not healthy', 1000, 'latin1');
-      expect(relaxed(all)).toEqual(reference(all));
+      expect(run(all)).toEqual(reference(all));
     }
   });
 

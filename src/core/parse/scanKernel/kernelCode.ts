@@ -122,17 +122,9 @@ function fold(turns: number): number[] {
   ];
 }
 
-/**
- * How the nibble tables are looked up. Every index is a nibble (0–15), where the relaxed swizzle is
- * defined to give what the plain one gives; V8 compiles the plain one to a saturating add (for indices
- * of 16 and more, which must give 0) before each pshufb, and the relaxed one to the pshufb alone. Kernel
- * alone over the 1 GB journal, alternated in one process: 145–150 against 195–206 ms/GB.
- */
-export type KernelSwizzle = 'plain' | 'relaxed';
-
 /** Bucket bits for fingerprint byte k of the block whose nibbles are in LO and HI. */
-function lookup(k: number, swizzle: KernelSwizzle): number[] {
-  const code = simdOp(swizzle === 'relaxed' ? simd.i8x16RelaxedSwizzle : simd.i8x16Swizzle);
+function lookup(k: number): number[] {
+  const code = simdOp(simd.i8x16Swizzle);
   return [...get(C0 + 2 * k), ...get(LO), ...code, ...get(C0 + 2 * k + 1), ...get(HI), ...code, ...simdOp(simd.v128And)];
 }
 
@@ -152,17 +144,17 @@ function storeI32(offset: number, value: number[]): number[] {
  * reaches into the previous block's prev0/prev1); its own bits for bytes 0 and 1 go to r0/r1 for the
  * next block.
  */
-function block(offset: number, m: number, prev0: number, prev1: number, r0: number, r1: number, swizzle: KernelSwizzle): number[] {
+function block(offset: number, m: number, prev0: number, prev1: number, r0: number, r1: number): number[] {
   return [
     ...get(ACC),
     ...get(P), ...simdOp(simd.v128Load), ...memarg(0, offset), ...tee(X),
     ...get(NEWLINES), ...simdOp(simd.i8x16Eq), ...simdOp(simd.i8x16Sub), ...set(ACC),
     ...get(X), ...get(NIBBLE_MASK), ...simdOp(simd.v128And), ...set(LO),
     ...get(X), ...i32(4), ...simdOp(simd.i16x8ShrU), ...get(NIBBLE_MASK), ...simdOp(simd.v128And), ...set(HI),
-    ...lookup(2, swizzle),
-    ...lookup(1, swizzle), ...set(r1),
+    ...lookup(2),
+    ...lookup(1), ...set(r1),
     ...shiftIn(prev1, r1, 1), ...simdOp(simd.v128And),
-    ...lookup(0, swizzle), ...set(r0),
+    ...lookup(0), ...set(r0),
     ...shiftIn(prev0, r0, 2), ...simdOp(simd.v128And),
     ...set(m),
   ];
@@ -198,10 +190,10 @@ function records(perTurn: number, turns: number): number[] {
 }
 
 /**
- * The kernel, taking `perTurn` blocks a loop turn (2 to BLOCKS_MAX; tests try each). A runtime without
- * relaxed SIMD refuses the 'relaxed' kernel at validation (simdLineScanner.ts then takes the plain one).
+ * The kernel, taking `perTurn` blocks a loop turn (2 to BLOCKS_MAX; tests try each). It uses the plain
+ * i8x16.swizzle only: the relaxed one needed a process-wide V8 flag on Node 20, which no command sets.
  */
-export function scanKernel(perTurn = BLOCKS_PER_TURN, swizzle: KernelSwizzle = 'plain'): WasmFunction {
+export function scanKernel(perTurn = BLOCKS_PER_TURN): WasmFunction {
   // One block a turn would write its bits for the next block over the previous block's before reading them.
   if (perTurn < 2 || perTurn > BLOCKS_MAX) throw new Error(`scanKernel: ${perTurn} blocks a turn`);
   // A lane of the byte accumulator gains at most one a block: folded every this many turns, before 255.
@@ -211,7 +203,7 @@ export function scanKernel(perTurn = BLOCKS_PER_TURN, swizzle: KernelSwizzle = '
   const blocks: number[] = [];
   for (let b = 0; b < perTurn; b++) {
     const before = (b + perTurn - 1) % perTurn;
-    blocks.push(...block(16 * b, M(b), R0(before), R1(before), R0(b), R1(b), swizzle));
+    blocks.push(...block(16 * b, M(b), R0(before), R1(before), R0(b), R1(b)));
   }
   const anyCandidates: number[] = get(M(0));
   for (let b = 1; b < perTurn; b++) anyCandidates.push(...get(M(b)), ...simdOp(simd.v128Or));

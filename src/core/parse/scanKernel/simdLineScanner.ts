@@ -43,14 +43,8 @@ function kernelModule(window: number): object | null {
   if (typeof WebAssembly === 'object') {
     // A record (16 bytes) per block at most, after the window and its padding.
     const pages = Math.ceil((IN_AT + window + PAD + window + 16) / 65536);
-    // The relaxed swizzle where the runtime has relaxed SIMD (Node 20 behind a V8 flag that the CLI sets:
-    // src/cli/relaxedSimd.ts), else the plain one.
-    for (const swizzle of ['relaxed', 'plain'] as const) {
-      const bytes = wasmModule(pages, [scanKernel(undefined, swizzle)]);
-      if (!WebAssembly.validate(bytes)) continue;
-      module = new WebAssembly.Module(bytes);
-      break;
-    }
+    const bytes = wasmModule(pages, [scanKernel()]);
+    if (WebAssembly.validate(bytes)) module = new WebAssembly.Module(bytes);
   }
   compiled.set(window, module);
   return module;

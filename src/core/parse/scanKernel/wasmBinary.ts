@@ -64,7 +64,6 @@ export const simd = {
   i8x16Shuffle: 0x0d,
   i8x16Swizzle: 0x0e,
   /** Relaxed SIMD: as i8x16Swizzle for indices below 16 (any other index gives what the CPU gives). */
-  i8x16RelaxedSwizzle: 0x100,
   i8x16Splat: 0x0f,
   i32x4ExtractLane: 0x1b,
   i8x16Eq: 0x23,
