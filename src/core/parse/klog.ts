@@ -2,22 +2,12 @@
 // prefix, or klog's JSON format. One record per line; multi-line values (`key=<` … ` >`) are folded back
 // by parseKlogText. Offsets refer to the original line so the log language server can point into it.
 
-import { klogTimeValid } from './klogFastHeader';
+import { KLOG_HEADER, klogTimeValid, yearlessToEpochMs, type KlogSeverity, type YearlessTime } from './klogHeader';
 import { klogJsonTsToEpochMs } from './klogJsonTime';
 import { parseStructuredBody, type KlogField } from './klogStructured';
 import { stripLogPrefix, type LogPrefix } from './klogPrefix';
 
-export type KlogSeverity = 'I' | 'W' | 'E' | 'F';
-
-/** The klog header's wall-clock time: no year and no zone (kubelets normally log in UTC). */
-export interface KlogTime {
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  micros: number;
-}
+export type { KlogSeverity } from './klogHeader';
 
 export interface KlogRecord {
   format: 'text' | 'json';
@@ -25,7 +15,7 @@ export interface KlogRecord {
   prefix?: LogPrefix;
   severity: KlogSeverity;
   /** Text format only. */
-  time?: KlogTime;
+  time?: YearlessTime;
   /** Known when the line itself carries a full timestamp (JSON `ts`, an ISO prefix). */
   epochMs?: number;
   threadId?: number;
@@ -52,8 +42,6 @@ export class KlogParseError extends Error {
   }
 }
 
-const HEADER = /^([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+(\d+) ([^\]\s]+:\d+)\] ?/u;
-
 /** Parses one line, or explains why it is not a klog text or JSON line. */
 export function parseKlogLine(line: string): KlogRecord {
   const stripped = stripLogPrefix(line);
@@ -79,10 +67,10 @@ export function tryParseKlogLine(line: string): KlogRecord | undefined {
 }
 
 function parseTextAt(line: string, at: number): KlogRecord | string {
-  const h = HEADER.exec(line.slice(at));
+  const h = KLOG_HEADER.exec(line.slice(at));
   if (!h) return 'no klog header "Lmmdd hh:mm:ss.uuuuuu threadid file:line]"';
   const [header, sev, mm, dd, hh, mi, ss, us, tid, src] = h as unknown as string[];
-  const time: KlogTime = { month: Number(mm), day: Number(dd), hour: Number(hh), minute: Number(mi), second: Number(ss), micros: Number(us) };
+  const time: YearlessTime = { month: Number(mm), day: Number(dd), hour: Number(hh), minute: Number(mi), second: Number(ss), micros: Number(us) };
   if (!klogTimeValid(time.month, time.day, time.hour, time.minute, time.second)) {
     return 'klog header has an impossible date or time';
   }
@@ -145,12 +133,6 @@ export function klogField(record: KlogRecord, key: string): string | undefined {
   return record.fields.find((f) => f.key === key)?.value;
 }
 
-/** Epoch milliseconds of a klog header time, given the year and the zone the kubelet logged in. */
-export function klogTimeToEpochMs(time: KlogTime, year: number, utcOffsetMinutes = 0): number {
-  const whole = Date.UTC(year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  return whole + time.micros / 1000 - utcOffsetMinutes * 60_000;
-}
-
 export interface KlogTextEntry {
   /** 1-based line number of the record's first line. */
   lineNumber: number;
@@ -208,7 +190,7 @@ export function parseKlogText(text: string, options: KlogTextOptions = {}): Klog
     else if (record.time && year !== undefined) {
       if (record.time.month < lastMonth) year++;
       lastMonth = record.time.month;
-      entry.epochMs = klogTimeToEpochMs(record.time, year, options.utcOffsetMinutes ?? 0);
+      entry.epochMs = yearlessToEpochMs(record.time, year, options.utcOffsetMinutes ?? 0);
     }
     entries.push(entry);
   }

@@ -13,10 +13,10 @@
 //
 // It answers only where the result is what classifyLogLine's general path makes of the same line, and
 // returns undefined otherwise (the caller then takes the general path). The patterns are the general
-// path's own (klogPrefix's SYSLOG, logReaderLine's KLOG_HEADER) without their groups; a property test
+// path's own (klogPrefix's SYSLOG, klogHeader's KLOG_HEADER) without their groups; a property test
 // holds the two paths together on lines with odd fields of every kind.
 
-import type { YearlessTime } from './logReaderLine';
+import { KLOG_HEADER_PLAIN, klogTimeValid, type YearlessTime } from './klogHeader';
 
 export interface FastHeader {
   /** Where the klog header starts: 0, or past the journald prefix. */
@@ -35,19 +35,11 @@ export interface FastHeader {
 
 /** klogPrefix's SYSLOG pattern, without groups: `Mmm DD HH:MM:SS[.frac] host ident[pid]: `. */
 const JOURNALD = /[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)? \S+ [^\s:[\]]+(?:\[\d+\])?: /uy;
-/** logReaderLine's KLOG_HEADER, without groups: `LMMDD HH:MM:SS.uuuuuu<spaces>pid file:line] `. */
-const KLOG = /[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\]\s]+:\d+\] ?/uy;
+/** klogHeader.ts's KLOG_HEADER, without groups: `LMMDD HH:MM:SS.uuuuuu<spaces>pid file:line] `. */
+const KLOG = new RegExp(KLOG_HEADER_PLAIN.source, 'uy');
 
 /** Digits a pid may have to be summed exactly; a longer one is read with Number(), as the general path does. */
 export const PID_EXACT_DIGITS = 15;
-
-/**
- * The validity check of a klog time (month and day in range, hour, minute and second not past theirs):
- * one rule for every reader of klog headers (klog.ts, logReaderLine.ts, this fast path, lineShapeMemo.ts).
- */
-export function klogTimeValid(month: number, day: number, hour: number, minute: number, second: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60;
-}
 
 /** The ASCII digit at `at` (the regex has made sure there is one). */
 function d(line: string, at: number): number {

@@ -2,7 +2,7 @@
 // produce logs that read exactly like a real one and go through the same parser.
 
 import { goQuote } from './klogQuote';
-import type { KlogSeverity } from './klog';
+import type { KlogSeverity } from './klogHeader';
 
 export interface KlogLineSpec {
   severity: KlogSeverity;

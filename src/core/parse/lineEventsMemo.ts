@@ -17,7 +17,7 @@
 // that differ in their digits.
 
 import { goDurationSeconds } from './durationSeconds';
-import type { LineEvent } from './logReaderLine';
+import type { LineEvent } from './lineFacts';
 import { shapeKey } from './readyErrorKinds';
 
 /** A body's events, and the "last seen active" text its pleg-unhealthy event was read from. */

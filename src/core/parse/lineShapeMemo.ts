@@ -19,7 +19,8 @@
 // with a backslash, which may start a Go escape that spells a character with digits, has none). A
 // property test holds this equal to classifyLogLine on lines of real and random shapes.
 
-import { PID_EXACT_DIGITS, klogTimeValid, readFastHeader } from './klogFastHeader';
+import { PID_EXACT_DIGITS, readFastHeader } from './klogFastHeader';
+import { klogTimeValid } from './klogHeader';
 import { bodyTemplate, fillBodyTemplate, type BodyTemplate } from './lineEventsMemo';
 import { classifyLogLine, klogBodyEvents, passesPrefilter, type LineFacts } from './logReaderLine';
 

@@ -6,12 +6,14 @@
 // mention nothing we look for, before any header, prefix or JSON parsing.
 
 import { goDurationSeconds } from './durationSeconds';
-import { klogTimeValid, readFastHeader } from './klogFastHeader';
+import { readFastHeader } from './klogFastHeader';
+import { KLOG_HEADER, klogTimeValid, type YearlessTime } from './klogHeader';
 import { klogJsonTsToEpochMs } from './klogJsonTime';
 import { readJournalJson, type JournalJsonEntry } from './journalJson';
 import { parseJsonObjectLine } from './jsonObjectLine';
 import { stripLogPrefix } from './klogPrefix';
 import { parseStructuredBody } from './klogStructured';
+import type { LineEvent, LineFacts, LineTime } from './lineFacts';
 import { memoizedBodyEvents, type BodyEvents } from './lineEventsMemo';
 import { E1, L10, L12, L5, L6, R1, R3, R4 } from './messageCatalog';
 import { readyErrorKinds } from './readyErrorKinds';
@@ -19,56 +21,14 @@ import { readyErrorKinds } from './readyErrorKinds';
 /** Lines longer than this are cut before matching: the messages we look for sit at a line's start. */
 export const MAX_MATCHED_LINE = 64 * 1024;
 
-export interface YearlessTime {
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  /** Fraction of the second in microseconds. */
-  micros: number;
-}
-
-export type LineTime = { epochMs: number } | { yearless: YearlessTime };
-
-export type LineEvent =
-  /** R1/R3 anywhere in the line: the kubelet says PLEG is past its threshold. */
-  | { kind: 'pleg-unhealthy'; lastSeenAgoSeconds?: number; evented: boolean }
-  /** R2: no relist has succeeded since the kubelet started. */
-  | { kind: 'pleg-never' }
-  /** L1, with the ReadyError kinds of its err (runtime-down, pleg-stale, …). */
-  | { kind: 'skip-sync'; reasons: string[] }
-  /** L2, with the runtime's error. */
-  | { kind: 'relist-failure'; err?: string }
-  /** L5, or evented PLEG's own discard line. */
-  | { kind: 'event-discard'; evented: boolean }
-  /** L12 ("sanity check failed", "not ready"), or R4 "container runtime is down" outside a skip line. */
-  | { kind: 'runtime-down'; text: string; err?: string }
-  /** L10: evented PLEG failing or falling back to generic relisting. */
-  | { kind: 'evented-fallback'; text: string }
-  | { kind: 'housekeeping-slow'; actual?: string }
-  | { kind: 'node-not-ready'; text: string }
-  | { kind: 'node-ready'; text: string }
-  /** "Kubelet version" (1.21+) or `Version: v1.x` (older): a kubelet process starts. */
-  | { kind: 'kubelet-start'; version?: string };
-
-export type LineEventKind = LineEvent['kind'];
-
-export interface LineFacts {
-  time?: LineTime;
-  /** klog's header pid, else the journald `kubelet[pid]`. */
-  pid?: number;
-  /** `HH:MM:SS` as the line prints it, for people. */
-  clock?: string;
-  events: LineEvent[];
-}
+export type { LineEvent, LineEventKind, LineFacts, LineTime } from './lineFacts';
+export type { YearlessTime } from './klogHeader';
 
 // Every phrase a detector below needs, as one regex without the u flag (faster on ASCII-heavy text).
 // A line that matches none of them carries no event, so the costly parsing never runs for it.
 const PREFILTER =
   /[Ss]kipping pod synchronization|PLEG is not healthy|GenericPLEG: Unable to retrieve pods|[Ee]vent channel is full|Evented PLEG: |Fall back to Generic PLEG|Container runtime\s+(?:sanity|(?:network\s+)?not\s+ready)|container runtime is down|[Hh]ousekeeping took|Node became not ready|NodeNotReady|NodeReady|Kubelet version|\] Version: v/;
 
-const KLOG_HEADER = /^([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+(\d+) [^\]\s]+:\d+\] ?/u;
 const SYSLOG_TIME = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?/u;
 const MONTHS: Readonly<Record<string, number>> = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };
 

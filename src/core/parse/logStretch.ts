@@ -2,7 +2,8 @@
 // PLEG-unhealthy (and sync-skipping) lines into stretches. It only sees the few lines that carry events,
 // so the language server re-runs it in full after every edit.
 
-import type { LineTime, YearlessTime } from './logReaderLine';
+import { yearlessToEpochMs, type YearlessTime } from './klogHeader';
+import type { LineTime } from './lineFacts';
 
 const DAY_MS = 86_400_000;
 
@@ -42,10 +43,10 @@ export class LogClock {
       yearless = time.yearless;
       this.guessed = true;
     }
-    let ms = yearlessToMs(yearless, this.year);
+    let ms = yearlessToEpochMs(yearless, this.year);
     if (this.lastMs !== undefined && ms < this.lastMs - 183 * DAY_MS) {
       this.year++;
-      ms = yearlessToMs(yearless, this.year);
+      ms = yearlessToEpochMs(yearless, this.year);
     }
     this.lastMs = ms;
     return ms;
@@ -63,21 +64,6 @@ function toYearless(epochMs: number): YearlessTime {
     second: d.getUTCSeconds(),
     micros: (wholeMs % 1000) * 1000 + Math.round((epochMs - wholeMs) * 1000),
   };
-}
-
-/** The last minute turned into milliseconds: consecutive lines nearly always share their minute. */
-let minuteKey = -1;
-let minuteMs = 0;
-
-function yearlessToMs(t: YearlessTime, year: number): number {
-  // Month, day, hour and minute are below 100 (two printed digits at most), so the key names one minute.
-  // Whole milliseconds below 2^53 add exactly: the sum is the double Date.UTC gives with the seconds.
-  const key = (((year * 100 + t.month) * 100 + t.day) * 100 + t.hour) * 100 + t.minute;
-  if (key !== minuteKey) {
-    minuteKey = key;
-    minuteMs = Date.UTC(year, t.month - 1, t.day, t.hour, t.minute);
-  }
-  return minuteMs + t.second * 1000 + t.micros / 1000;
 }
 
 export interface Stretch {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KlogParseError, klogField, klogTimeToEpochMs, parseKlogLine, parseKlogText, tryParseKlogLine } from '../../../src/core/parse/klog';
+import { KlogParseError, klogField, parseKlogLine, parseKlogText, tryParseKlogLine } from '../../../src/core/parse/klog';
+import { yearlessToEpochMs } from '../../../src/core/parse/klogHeader';
 import { formatKlogLine } from '../../../src/core/parse/klogFormat';
 import { GoQuoteError, goQuote, goUnquote } from '../../../src/core/parse/klogQuote';
 import { isoToEpochMs } from '../../../src/core/parse/klogPrefix';
@@ -162,7 +163,7 @@ describe('formatKlogLine', () => {
     });
     expect(line).toBe('E1122 03:02:45.259584   31657 kubelet.go:2273] "Skipping pod synchronization" err="container runtime is down"');
     const r = parseKlogLine(line);
-    expect(r.time && klogTimeToEpochMs(r.time, 2026)).toBeCloseTo(epochMs, 3);
+    expect(r.time && yearlessToEpochMs(r.time, 2026)).toBeCloseTo(epochMs, 3);
   });
 });
 

@@ -11,7 +11,7 @@
 // Every callback runs at its virtual time; a CRI call advances the shared clock to its end.
 
 import { formatKlogLine } from '../../parse/klogFormat';
-import type { KlogSeverity } from '../../parse/klog';
+import type { KlogSeverity } from '../../parse/klogHeader';
 import { formatGoDuration, formatGoDurationMs, MAX_GO_DURATION_NS } from '../../util/goDuration';
 import { EventChannel } from '../channel';
 import { EventedPleg } from '../evented';
