@@ -1,9 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { localPlugin } from './eslint/noImportCycle.mjs';
+
+/** No command sets V8 flags: they are process-wide, and a flag the runtime does not know prints an error. */
+const noV8Flags = ['node:v8', 'v8'].map((name) => ({ name, importNames: ['setFlagsFromString'], message: 'No V8 flags: they act on the whole process and differ between Node versions (issue 27).' }));
 
 const noVscode = {
-  paths: [{ name: 'vscode', message: 'Only src/host and src/extension.ts may import vscode (see README, Architecture).' }],
+  paths: [{ name: 'vscode', message: 'Only src/host and src/extension.ts may import vscode (see README, Architecture).' }, ...noV8Flags],
 };
 
 export default tseslint.config(
@@ -39,9 +43,20 @@ export default tseslint.config(
     },
   },
   {
-    // The architecture boundary: the editor API stays in the host layer.
-    files: ['src/core/**', 'src/infra/**', 'src/server/**', 'src/shared/**', 'src/cli/**', 'src/demo/**', 'webview/**'],
+    // No module reaches itself through its imports (eslint/noImportCycle.mjs).
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    plugins: { local: localPlugin },
+    rules: { 'local/no-import-cycle': 'error' },
+  },
+  {
+    // The architecture boundary: the editor API stays in the host layer (every other folder of src, and any new one).
+    files: ['src/**', 'webview/**'],
+    ignores: ['src/host/**', 'src/extension.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', noVscode] },
+  },
+  {
+    files: ['src/host/**', 'src/extension.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: noV8Flags }] },
   },
   {
     files: ['src/core/**'],

@@ -12,7 +12,7 @@ import { outputChannelLogger } from './host/logging/outputChannelLogger';
 import { registerKubeletLogClient } from './host/lsp/registerKubeletLogClient';
 import { registerDiagnostics } from './host/diagnostics/registerDiagnostics';
 import { ACTIVATE_CALLED, EVALUATED, markActivation, reportActivationTime } from './host/activationProbe';
-import { loadKubeBundle } from './host/lazyBundles';
+import { loadKubeBundle } from './host/lazyKubeBundle';
 import { NodeAccessRuntime } from './host/nodeAccess/nodeAccessRuntime';
 import { registerNodeAccess } from './host/nodeAccess/registerNodeAccess';
 import { registerTimelinePanel } from './host/panels/registerTimelinePanel';

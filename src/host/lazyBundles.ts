@@ -4,17 +4,17 @@
 // client). They are required by path on first
 // use: a require whose argument esbuild cannot resolve at build time stays a run-time require, so
 // activation parses neither. `await import()` would not do: esbuild inlines it into a CommonJS bundle.
+// dist/kube.js's loader is lazyKubeBundle.ts: the kube bundle holds commands that load the others.
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type * as KubeBundle from './lazyKube';
 import type * as LanguageClientBundle from './lazyLanguageClient';
 import type * as NodeAccessBundle from './lazyNodeAccess';
 
 /** The file names esbuild.mjs writes next to extension.js; the build test checks each exists. */
 export const LAZY_BUNDLES = { kube: 'kube.js', nodeAccess: 'nodeAccess.js', languageClient: 'languageClient.js' } as const;
 
-function requireBundle<T>(file: string): T {
+export function requireBundle<T>(file: string): T {
   // Node caches the module: the second call returns the same exports without parsing again.
   const nodeRequire = createRequire(__filename);
   return nodeRequire(join(__dirname, file)) as T;
@@ -24,13 +24,7 @@ function requireBundle<T>(file: string): T {
  * The cluster session asks for the gateway inside activate(): without this turn of the event loop the
  * require (the biggest parse of the extension) would run before activate() returns.
  */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** The Kubernetes client (createKubeGateway) and the Diagnose Node command. */
-export async function loadKubeBundle(): Promise<typeof KubeBundle> {
-  await nextTurn();
-  return requireBundle<typeof KubeBundle>(LAZY_BUNDLES.kube);
-}
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The SSH pool, the CRI snapshot flow and the Take CRI Snapshot command. */
 export async function loadNodeAccessBundle(): Promise<typeof NodeAccessBundle> {

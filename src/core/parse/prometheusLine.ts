@@ -2,7 +2,7 @@
 // the HELP/TYPE comments (a few hundred lines per body, so plain string code). Sample lines, the bulk of a
 // body, are scanned in place by prometheusSample.ts. Every rejection names the line number and quotes it.
 
-import type { MetricType } from './prometheusText';
+import type { MetricType } from './prometheusTypes';
 
 export class PrometheusTextError extends Error {
   override readonly name = 'PrometheusTextError';

@@ -7,7 +7,7 @@
 // (repeated values share one string). Every rejection names the line number and quotes the line, as before.
 
 import { PrometheusTextError, scanPrometheusFloat } from './prometheusLine';
-import type { Sample } from './prometheusText';
+import type { Sample } from './prometheusTypes';
 
 const SPACE = 32;
 const TAB = 9;

@@ -9,28 +9,12 @@
 import type { Declaration } from './prometheusLine';
 import { PrometheusTextError, parseComment, parsePrometheusFloat } from './prometheusLine';
 import { SampleScanner, sameSeries } from './prometheusSample';
+import type { MetricFamily, Sample } from './prometheusTypes';
 
 // Callers catch the error and read floats through this module, where the format's entry point is.
 export { PrometheusTextError, parsePrometheusFloat };
 
-export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
-
-export interface Sample {
-  /** The sample's own name, e.g. `x_bucket` inside the histogram family `x`. */
-  name: string;
-  labels: Readonly<Record<string, string>>;
-  value: number;
-  /** Milliseconds since the epoch, when the line carried a timestamp. */
-  timestampMs?: number;
-}
-
-export interface MetricFamily {
-  name: string;
-  type: MetricType;
-  help?: string;
-  /** In the order the text listed them. */
-  samples: Sample[];
-}
+export type { MetricFamily, MetricType, Sample } from './prometheusTypes';
 
 /** What the first pass hands the second: samples with where they were, and names in order of appearance. */
 interface Scanned {

@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import { CommandIds } from '../../shared/commandIds';
-import { loadKubeBundle } from '../lazyBundles';
+import { loadKubeBundle } from '../lazyKubeBundle';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
 import { diagnosisResults } from '../views/diagnosisChildren';
