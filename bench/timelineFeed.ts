@@ -13,22 +13,17 @@
 // BENCH_FEED_SECONDS the CPU run's length (default 30).
 // Run: npm run bench timeline feed
 
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LivePlegModel } from '../src/core/timeline/liveModel';
 import { DEFAULT_SESSION_SETTINGS } from '../src/core/timeline/newSession';
 import type { SessionSettings } from '../src/core/timeline/session';
-import { boundedMap } from '../src/infra/cri/boundedMap';
 import type { CriReader } from '../src/infra/cri/reader';
 import { unixSocketClient } from '../src/infra/cri/transports/unixSocket';
-import { SshConnection } from '../src/infra/ssh/connection';
 import { fetchPodStatus, listRuntime } from '../src/infra/timeline/criPeriod';
 import { runLiveFeed } from '../src/infra/timeline/liveFeed';
-import { createPod, mutatingClient, removePod } from '../test/support/criPods';
 import { LocalHost } from '../test/support/localHost';
-import { readNodeStackEnv, type NodeStackEnv } from '../test/support/nodeStackEnv';
+import type { NodeStackEnv } from '../test/support/nodeStackEnv';
+import { withBenchPods } from './benchPods';
 
 const RUNS = 11;
 const STEADY_PER_RUN = 5;
@@ -37,15 +32,6 @@ const SETTINGS: SessionSettings = { ...DEFAULT_SESSION_SETTINGS, runtimeRequestT
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-function sshTo(env: NodeStackEnv): SshConnection {
-  return new SshConnection({
-    hop: { alias: env.sshHost, host: env.sshHost, port: env.sshPort, user: env.sshRootUser, identityFiles: [env.sshKey] },
-    knownHosts: { readOnly: [env.sshKnownHosts], own: join(tmpdir(), `pleg-bench-${randomBytes(4).toString('hex')}`, 'known_hosts') },
-    confirmUnknownHost: () => Promise.resolve(false),
-    auth: {},
-  });
 }
 
 /** One feed period as runLiveFeed makes it; returns its wall time and the CRI calls made. */
@@ -128,76 +114,55 @@ function pairedRatios(ssh: number[], local: number[]): { median: number; min: nu
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 export async function benchTimelineFeed(): Promise<string[]> {
-  const env = readNodeStackEnv();
-  const target = Number(process.env['BENCH_PODS'] ?? 110);
   const seconds = Number(process.env['BENCH_FEED_SECONDS'] ?? 30);
-  const admin = mutatingClient(env.criSocket);
-  const created: string[] = [];
-  const lines: string[] = [];
-  const ssh = sshTo(env);
-  try {
-    const existing = ((await admin.call('ListPodSandbox', {}))['items'] as unknown[] | undefined)?.length ?? 0;
-    const missing = Math.max(0, target - existing);
-    const tag = randomBytes(3).toString('hex');
-    const results = await boundedMap(Array.from({ length: missing }, (_, i) => i), 4, (i) =>
-      createPod(admin, { name: `feed-${tag}-${i}`, uid: `feed-${tag}-uid-${i}`, hostNetwork: true }, env.podLogDir),
-    );
-    for (const r of results) if (r.ok) created.push(r.value.sandboxId);
-    const failedCreates = results.length - created.length;
-    lines.push(`live feed: ${existing + created.length} pods (${created.length} created for the run${failedCreates > 0 ? `, ${failedCreates} could not be created` : ''}; target ${target})`);
+  return withBenchPods('live feed', 'feed', async ({ env, ssh, lines }) => {
+      const local = unixSocketClient(new LocalHost(), env.criSocket);
+      const remote = unixSocketClient(ssh, env.criSocket);
+      const acksAtOnce = unixSocketClient(ssh, env.criSocket, { pingAckHoldMs: 0 });
+      try {
+        const { sides, calls, pods } = await sideBySide({ local, ssh: remote, sshAcksAtOnce: acksAtOnce }, env);
+        const full = pairedRatios(sides.ssh.full, sides.local.full);
+        const steady = pairedRatios(sides.ssh.steady, sides.local.steady);
+        const atOnce = pairedRatios(sides.sshAcksAtOnce.full, sides.local.full);
+        const spread = (r: { min: number; max: number }): string => `${r.min.toFixed(2)}–${r.max.toFixed(2)}`;
+        const ofMedians = (ssh: number[], local: number[]): string => `${(median(ssh) / median(local)).toFixed(2)}×`;
+        lines.push(
+          `  full period (${pods} pods inspected, ${calls} CRI calls; ${RUNS} each): node-local ${median(sides.local.full).toFixed(1)} ms, over SSH ${median(sides.ssh.full).toFixed(1)} ms → ` +
+            `${full.median.toFixed(2)}× (median of the runs' ratios; ${spread(full)}; ratio of the medians ${ofMedians(sides.ssh.full, sides.local.full)}; goal ≤ 1.5×)`,
+        );
+        lines.push(
+          `  steady period (GetPods only, ${RUNS * STEADY_PER_RUN} each):  node-local ${median(sides.local.steady).toFixed(1)} ms, over SSH ${median(sides.ssh.steady).toFixed(1)} ms → ` +
+            `${steady.median.toFixed(2)}× (${spread(steady)}; ratio of the medians ${ofMedians(sides.ssh.steady, sides.local.steady)}; goal ≤ 1.5×)`,
+        );
+        lines.push(
+          `  full period with PING ACKs sent at once (no hold): ${median(sides.sshAcksAtOnce.full).toFixed(1)} ms → ${atOnce.median.toFixed(2)}× (${spread(atOnce)}); ` +
+            `node-side CPU (sshd + containerd) per full period: held ${mean(sides.ssh.nodeCpu).toFixed(0)} ms, at once ${mean(sides.sshAcksAtOnce.nodeCpu).toFixed(0)} ms, node-local ${mean(sides.local.nodeCpu).toFixed(0)} ms`,
+        );
 
-    const local = unixSocketClient(new LocalHost(), env.criSocket);
-    const remote = unixSocketClient(ssh, env.criSocket);
-    const acksAtOnce = unixSocketClient(ssh, env.criSocket, { pingAckHoldMs: 0 });
-    try {
-      const { sides, calls, pods } = await sideBySide({ local, ssh: remote, sshAcksAtOnce: acksAtOnce }, env);
-      const full = pairedRatios(sides.ssh.full, sides.local.full);
-      const steady = pairedRatios(sides.ssh.steady, sides.local.steady);
-      const atOnce = pairedRatios(sides.sshAcksAtOnce.full, sides.local.full);
-      const spread = (r: { min: number; max: number }): string => `${r.min.toFixed(2)}–${r.max.toFixed(2)}`;
-      const ofMedians = (ssh: number[], local: number[]): string => `${(median(ssh) / median(local)).toFixed(2)}×`;
-      lines.push(
-        `  full period (${pods} pods inspected, ${calls} CRI calls; ${RUNS} each): node-local ${median(sides.local.full).toFixed(1)} ms, over SSH ${median(sides.ssh.full).toFixed(1)} ms → ` +
-          `${full.median.toFixed(2)}× (median of the runs' ratios; ${spread(full)}; ratio of the medians ${ofMedians(sides.ssh.full, sides.local.full)}; goal ≤ 1.5×)`,
-      );
-      lines.push(
-        `  steady period (GetPods only, ${RUNS * STEADY_PER_RUN} each):  node-local ${median(sides.local.steady).toFixed(1)} ms, over SSH ${median(sides.ssh.steady).toFixed(1)} ms → ` +
-          `${steady.median.toFixed(2)}× (${spread(steady)}; ratio of the medians ${ofMedians(sides.ssh.steady, sides.local.steady)}; goal ≤ 1.5×)`,
-      );
-      lines.push(
-        `  full period with PING ACKs sent at once (no hold): ${median(sides.sshAcksAtOnce.full).toFixed(1)} ms → ${atOnce.median.toFixed(2)}× (${spread(atOnce)}); ` +
-          `node-side CPU (sshd + containerd) per full period: held ${mean(sides.ssh.nodeCpu).toFixed(0)} ms, at once ${mean(sides.sshAcksAtOnce.nodeCpu).toFixed(0)} ms, node-local ${mean(sides.local.nodeCpu).toFixed(0)} ms`,
-      );
-
-      // CPU of this process while the feed runs at 1 s for `seconds`.
-      const controller = new AbortController();
-      let relists = 0;
-      const cpu0 = process.cpuUsage();
-      const wall0 = performance.now();
-      const timer = setTimeout(() => controller.abort(), seconds * 1000);
-      await runLiveFeed({
-        node: 'node-stack',
-        settings: SETTINGS,
-        connectCri: () => Promise.resolve(unixSocketClient(ssh, env.criSocket)),
-        signal: controller.signal,
-        onDelta: (d) => {
-          relists += d.relists?.length ?? 0;
-        },
-      });
-      clearTimeout(timer);
-      const cpu = process.cpuUsage(cpu0);
-      const wall = performance.now() - wall0;
-      const share = ((cpu.user + cpu.system) / 1000 / wall) * 100;
-      lines.push(`  host CPU while the feed runs at 1 s for ${seconds} s (${relists} relists): ${share.toFixed(2)} % of one core (goal ≤ 5 %)`);
-    } finally {
-      local.close();
-      remote.close();
-      acksAtOnce.close();
-    }
-  } finally {
-    await boundedMap(created, 8, (id) => removePod(admin, id));
-    admin.close();
-    ssh.close();
-  }
-  return lines;
+        // CPU of this process while the feed runs at 1 s for `seconds`.
+        const controller = new AbortController();
+        let relists = 0;
+        const cpu0 = process.cpuUsage();
+        const wall0 = performance.now();
+        const timer = setTimeout(() => controller.abort(), seconds * 1000);
+        await runLiveFeed({
+          node: 'node-stack',
+          settings: SETTINGS,
+          connectCri: () => Promise.resolve(unixSocketClient(ssh, env.criSocket)),
+          signal: controller.signal,
+          onDelta: (d) => {
+            relists += d.relists?.length ?? 0;
+          },
+        });
+        clearTimeout(timer);
+        const cpu = process.cpuUsage(cpu0);
+        const wall = performance.now() - wall0;
+        const share = ((cpu.user + cpu.system) / 1000 / wall) * 100;
+        lines.push(`  host CPU while the feed runs at 1 s for ${seconds} s (${relists} relists): ${share.toFixed(2)} % of one core (goal ≤ 5 %)`);
+      } finally {
+        local.close();
+        remote.close();
+        acksAtOnce.close();
+      }
+  });
 }

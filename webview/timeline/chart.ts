@@ -5,6 +5,7 @@
 
 import uPlot from 'uplot';
 import type { TimelineData, TimeWindow } from '../../src/shared/panelProtocol';
+import { themeColor } from './themeColor';
 
 export interface ChartLabels {
   time: string;
@@ -21,11 +22,6 @@ export interface ChartLabels {
 
 /** Legend keys; timeline.css gives each swatch its colour. */
 export type LegendKey = 'health' | 'threshold' | 'duration' | 'failed' | 'unfinished' | 'unhealthy' | 'notReady';
-
-function themeColor(name: string, fallback: string): string {
-  const value = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return value === '' ? fallback : value;
-}
 
 const NOT_READY_FILL = 'rgba(241, 76, 76, 0.14)';
 const UNHEALTHY_FILL = 'rgba(204, 167, 0, 0.55)';

@@ -16,6 +16,7 @@ import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { lowerBound } from './lowerBound';
 import { podLanes, predictedPostS, type Marker, type SessionSeries, type Window } from './sessionSeries';
+import { themeColor } from './themeColor';
 
 export interface SessionChartLabels {
   time: string;
@@ -102,11 +103,6 @@ interface Palette {
   died: string;
   removed: string;
   changed: string;
-}
-
-function themeColor(name: string, fallback: string): string {
-  const value = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return value === '' ? fallback : value;
 }
 
 /** Colours from VS Code's theme variables (light, dark and high contrast each set them), with fallbacks. */

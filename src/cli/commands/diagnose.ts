@@ -13,7 +13,7 @@ import { anyCheckFails, diagnosisJson } from '../../core/diagnose/verdicts';
 import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { KubeNode } from '../../core/kube/objects';
-import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
+import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
 import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { fetchKubeletJournal } from '../../infra/ssh/kubeletJournal';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
@@ -249,12 +249,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
               }
             : undefined;
         evidence = await collectNodeEvidence({
-          gateway,
-          context,
-          node,
-          useNodeProxy: args.useNodeProxy,
-          proxyTimeoutMs: args.proxyTimeoutMs,
-          metricsIntervalMs: args.metricsIntervalMs,
+          ...evidenceTarget(gateway, context, node, args),
           ...(ssh !== undefined
             ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
             : { nodeSideSkipReason: 'no --ssh given' }),

@@ -1,18 +1,9 @@
-// Writes the Prometheus text exposition format the way the kubelet's client_golang does: HELP and TYPE
-// lines, label values quoted, floats in Go's shortest 'g' form (1.795316443e+09, 0.0125, +Inf), families
-// sorted by name, histogram buckets cumulative with a final +Inf.
+// Builds the demo kubelet's metric families the way the kubelet's client_golang registry gathers them:
+// families sorted by name, samples by their labels, a histogram as cumulative buckets with a final +Inf,
+// then _sum and _count. The text itself is written by the one writer, core/parse/prometheusFormat.ts.
 
-/** strconv.FormatFloat(v, 'g', -1, 64): exponent form when the exponent is < -4 or ≥ 6 (Go's shortest %g rule). */
-export function goFloat(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  if (v === 0) return '0';
-  const [mantissa = '0', expText = '0'] = v.toExponential().split('e');
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(v);
-}
+import { formatLabels, formatPrometheusFloat, formatPrometheusText } from '../../core/parse/prometheusFormat';
+import type { MetricFamily, Sample } from '../../core/parse/prometheusTypes';
 
 /** prometheus.ExponentialBuckets: each bound the previous one times the factor (same float steps as Go). */
 export function exponentialBuckets(start: number, factor: number, count: number): number[] {
@@ -51,17 +42,6 @@ interface Family {
   samples: FamilySample[];
 }
 
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-}
-
-function labelText(labels: Labels, extra?: [string, string]): string {
-  const pairs = Object.entries(labels);
-  if (extra) pairs.push(extra);
-  if (pairs.length === 0) return '';
-  return `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
-}
-
 export class PromWriter {
   private readonly families = new Map<string, Family>();
 
@@ -91,15 +71,14 @@ export class PromWriter {
   }
 
   text(): string {
-    const lines: string[] = [];
+    const families: MetricFamily[] = [];
     for (const name of [...this.families.keys()].sort()) {
       const f = this.families.get(name);
       if (!f) continue;
-      lines.push(`# HELP ${name} ${f.help}`, `# TYPE ${name} ${f.type}`);
-      const samples = [...f.samples].sort((a, b) => labelText(a.labels).localeCompare(labelText(b.labels)));
-      for (const s of samples) {
+      const samples: Sample[] = [];
+      for (const s of [...f.samples].sort((a, b) => formatLabels(a.labels).localeCompare(formatLabels(b.labels)))) {
         if ('value' in s) {
-          lines.push(`${name}${labelText(s.labels)} ${goFloat(s.value)}`);
+          samples.push({ name, labels: s.labels, value: s.value });
           continue;
         }
         const { buckets, observations } = s.histogram;
@@ -111,13 +90,14 @@ export class PromWriter {
         }
         for (const le of buckets) {
           const below = observations.reduce((n, o) => (o.value <= le ? n + o.count : n), 0);
-          lines.push(`${name}_bucket${labelText(s.labels, ['le', goFloat(le)])} ${goFloat(below)}`);
+          samples.push({ name: `${name}_bucket`, labels: { ...s.labels, le: formatPrometheusFloat(le) }, value: below });
         }
-        lines.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${goFloat(total)}`);
-        lines.push(`${name}_sum${labelText(s.labels)} ${goFloat(sum)}`);
-        lines.push(`${name}_count${labelText(s.labels)} ${goFloat(total)}`);
+        samples.push({ name: `${name}_bucket`, labels: { ...s.labels, le: '+Inf' }, value: total });
+        samples.push({ name: `${name}_sum`, labels: s.labels, value: sum });
+        samples.push({ name: `${name}_count`, labels: s.labels, value: total });
       }
+      families.push({ name, type: f.type, help: f.help, samples });
     }
-    return `${lines.join('\n')}\n`;
+    return formatPrometheusText(families);
   }
 }

@@ -9,8 +9,8 @@ import type { NodeEntry } from '../../core/tree/contextNodes';
 import { isUnhealthy } from '../../core/tree/verdictPresentation';
 import { anyCheckFails } from '../../core/diagnose/verdicts';
 import type { Logger } from '../../core/util/logger';
-import { collectNodeEvidence } from '../../infra/diagnose/collectEvidence';
-import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES } from '../../infra/diagnose/collectKubeletLog';
+import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
+import { defaultKubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { DEFAULT_MANY_CONCURRENCY, diagnoseMany, type ManyOutcome } from '../../infra/diagnose/diagnoseMany';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
@@ -64,15 +64,10 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
           signal: controller.signal,
           collect: (entry, signal) =>
             collectNodeEvidence({
-              gateway,
-              context: entry.context,
-              node: entry.node,
-              useNodeProxy: config.useNodeProxy,
-              proxyTimeoutMs: config.proxyTimeoutMs,
-              metricsIntervalMs: config.metricsIntervalMs,
+              ...evidenceTarget(gateway, entry.context, entry.node, config),
               nodeSideSkipReason: 'Diagnose All NotReady Nodes reads the API tier only; run Diagnose Node on this node for the node side',
               // The API tier only: the kubelet's NodeLogQuery where it serves one, never SSH.
-              kubeletLog: { windowMinutes: DEFAULT_LOG_WINDOW_MINUTES, maxBytes: DEFAULT_LOG_MAX_BYTES, timeoutMs: config.proxyTimeoutMs, nodeLogQuery: true },
+              kubeletLog: defaultKubeletLogPlan(config.proxyTimeoutMs, true),
               logger,
               signal,
             }),

@@ -11,8 +11,9 @@ import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdo
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
-import { collectNodeEvidence, type CollectEvidenceOptions, type EvidenceStage } from '../../infra/diagnose/collectEvidence';
-import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
+import { collectNodeEvidence, evidenceTarget, type CollectEvidenceOptions, type EvidenceStage } from '../../infra/diagnose/collectEvidence';
+import { defaultKubeletLogPlan, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
+import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
@@ -26,7 +27,6 @@ import type { TreeElement } from '../views/treeElements';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
 import { DIAGNOSTICS_SECTION, decideNodeSide, type DiagnosticsConfig } from './diagnosticsSettings';
 import { diagnosisNotification, diagnosisStageMessage } from './diagnosisPresentation';
-import { toNodeSideEvidence } from './nodeSideEvidence';
 import type { ReportDocuments } from './reportDocuments';
 
 export interface DiagnoseNodeDeps {
@@ -66,7 +66,7 @@ function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: Diagnos
         },
         deps.logger,
       );
-      return toNodeSideEvidence(result.report);
+      return nodeSideEvidence(result.report);
     },
   };
 }
@@ -76,7 +76,7 @@ function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: Diagnos
  * run, so the same consent covers both), and the kubelet's NodeLogQuery when the node proxy is used.
  */
 export function planKubeletLog(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, nodeSideRuns: boolean): KubeletLogPlan {
-  const plan: KubeletLogPlan = { windowMinutes: DEFAULT_LOG_WINDOW_MINUTES, maxBytes: DEFAULT_LOG_MAX_BYTES, timeoutMs: config.proxyTimeoutMs, nodeLogQuery: config.useNodeProxy };
+  const plan = defaultKubeletLogPlan(config.proxyTimeoutMs, config.useNodeProxy);
   if (!nodeSideRuns) return plan;
   plan.ssh = async (fetch) => {
     const access = readNodeAccessConfig();
@@ -109,12 +109,7 @@ export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps:
     if (config.useNodeProxy) logger.info(`diagnosis of node ${node}: reading the kubelet through the API server's node proxy (needs get on nodes/proxy, which is not a read-only permission)`);
     try {
       const collecting = collectNodeEvidence({
-        gateway,
-        context: entry.context,
-        node: entry.node,
-        useNodeProxy: config.useNodeProxy,
-        proxyTimeoutMs: config.proxyTimeoutMs,
-        metricsIntervalMs: config.metricsIntervalMs,
+        ...evidenceTarget(gateway, entry.context, entry.node, config),
         ...nodeSide,
         kubeletLog: planKubeletLog(entry, config, deps, 'nodeSide' in nodeSide),
         logger,

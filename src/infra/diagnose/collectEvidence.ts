@@ -23,6 +23,14 @@ import type { KubeletEndpoint } from './fetchKubeletEndpoint';
 
 export type EvidenceStage = 'api' | 'kubelet' | 'metricsLater' | 'node';
 
+/** How the kubelet is read: the settings (host) and the flags (CLI) that every caller passes the same way. */
+export type EvidenceReading = Pick<CollectEvidenceOptions, 'useNodeProxy' | 'proxyTimeoutMs' | 'metricsIntervalMs'>;
+
+/** The options every caller of collectNodeEvidence builds alike: which node, where, and how it is read. */
+export function evidenceTarget(gateway: KubeGateway, context: string, node: KubeNode, reading: EvidenceReading): Pick<CollectEvidenceOptions, 'gateway' | 'context' | 'node'> & EvidenceReading {
+  return { gateway, context, node, useNodeProxy: reading.useNodeProxy, proxyTimeoutMs: reading.proxyTimeoutMs, metricsIntervalMs: reading.metricsIntervalMs };
+}
+
 export interface CollectEvidenceOptions {
   gateway: KubeGateway;
   context: string;

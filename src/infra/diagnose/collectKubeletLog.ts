@@ -35,6 +35,11 @@ export interface KubeletLogPlan {
   nodeLogQuery: boolean;
 }
 
+/** The default log read: the last DEFAULT_LOG_WINDOW_MINUTES, up to DEFAULT_LOG_MAX_BYTES, without SSH. */
+export function defaultKubeletLogPlan(timeoutMs: number, nodeLogQuery: boolean): KubeletLogPlan {
+  return { windowMinutes: DEFAULT_LOG_WINDOW_MINUTES, maxBytes: DEFAULT_LOG_MAX_BYTES, timeoutMs, nodeLogQuery };
+}
+
 export interface LogRequest {
   gateway: KubeGateway;
   context: string;

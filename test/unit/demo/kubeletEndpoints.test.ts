@@ -12,7 +12,8 @@ import { parseGoDurationSeconds } from '../../../src/core/util/goDuration';
 import type { NodeProxyAnswer } from '../../../src/demo/apiServer/server';
 import { DEMO_CONTEXTS, demoNodeAt, nodeMomentAt } from '../../../src/demo/demoCluster';
 import type { DemoNodeSpec } from '../../../src/demo/demoCluster';
-import { goFloat, RUNTIME_OPERATION_BUCKETS } from '../../../src/demo/kubelet/promWriter';
+import { formatPrometheusFloat as goFloat } from '../../../src/core/parse/prometheusFormat';
+import { RUNTIME_OPERATION_BUCKETS } from '../../../src/demo/kubelet/promWriter';
 import { demoKubeletProxy } from '../../../src/demo/kubeletEndpoints';
 
 const ORIGIN = Date.parse('2026-11-22T08:00:00Z');

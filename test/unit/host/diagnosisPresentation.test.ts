@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnosis, Finding, Severity } from '../../../src/core/diagnose/diagnosis';
 import { englishText } from '../../../src/core/tree/localize';
 import { diagnosisNotification, diagnosisStageMessage } from '../../../src/host/diagnostics/diagnosisPresentation';
-import { toNodeSideEvidence } from '../../../src/host/diagnostics/nodeSideEvidence';
+import { nodeSideEvidence as toNodeSideEvidence } from '../../../src/infra/diagnose/nodeSideEvidence';
 import type { NodeSnapshotReport } from '../../../src/infra/nodeSnapshot/collectNodeSnapshot';
 
 function finding(severity: Severity, checkId = 'runtime-hung'): Finding {
