@@ -2,7 +2,7 @@
 // any moment. Pure: a moment is computed from the demo's time origin and "now", so the demo can be
 // replayed, tested at chosen instants, and frozen by the e2e test.
 //
-// The timing follows the kubelet (see the field guide, sections 1 and 8): status is recomputed every
+// The timing follows the kubelet (docs/pleg-health.md: the path and the recorded freeze): status is recomputed every
 // 10 s, posted when it changed or every 5 min otherwise; PLEG turns unhealthy only when the last relist
 // started strictly more than 3 min ago; "container runtime is down" needs 30 s without a CRI Status.
 

@@ -1,11 +1,11 @@
-// Finding lines, written in batches: each write to stdout is a system call, and on the benchmark VM
-// 10,000 of them (the findings of a 1 GB journal) took 90–170 ms, more than the file's anchor scan. A
+// Finding lines, written in batches: each write to stdout is a system call, and one per finding of a 1 GB
+// journal cost more than the file's anchor scan (bench/README.md). A
 // batch is written once the next line would not fit in its 64 KiB or it is 50 ms old when a chunk ends,
 // so findings still appear as the file is read; from standard input (possibly a live `journalctl -f`)
 // after every chunk. Lines are encoded straight into one buffer that is reused, and the stream gets a
 // copy of its bytes: joining them into one string and encoding that made two objects of a batch's size
-// each time (the string twice as big when a message holds a non-Latin-1 character such as "→"), and on
-// the benchmark VM memory touched for the first time costs about 3.5 ms a megabyte.
+// each time (the string twice as big when a message holds a non-Latin-1 character such as "→"), and
+// memory touched for the first time is dear on a VM that backs it lazily.
 
 import type { CliIo } from '../io';
 

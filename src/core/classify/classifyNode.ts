@@ -7,7 +7,7 @@
 // - Ready=False: PLEG stale (R1) or EventedPLEG full (R3) → `pleg`, even next to "container runtime is
 //   down": the PLEG error is what the user came for, the others stay in `errors`.
 // - "pleg has yet to be successful" (R2) and "container runtime status check may not have completed yet"
-//   (R4, pending) are what every kubelet says for its first seconds (field guide root cause #11: flag only
+//   (R4, pending) are what every kubelet says for its first seconds (docs/root-causes.md, cause 11: flag only
 //   if it lasts > 3 min). So they give `startup` while the Ready transition is less than 3 min old, and
 //   `pleg` (R2) / `runtime-down` (R4 pending: the runtime has not answered one Status call in 3 min) once
 //   it is older. With no usable transition time we cannot tell a transient, so we flag (and warn).

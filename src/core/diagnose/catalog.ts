@@ -1,5 +1,5 @@
 // The check catalog, in the fixed order the report lists it (the symptom and the lease first, then the
-// field guide's §6 causes 1–12 with the known-bad versions beside the kernel, then the two endpoint-level
+// causes 1–12 of docs/root-causes.md with the known-bad versions beside the kernel, then the two endpoint-level
 // checks).
 
 import type { Check } from './check';

@@ -21,7 +21,7 @@ import type { Fetched, NodeEvidence, NodeSideEvidence } from './evidence';
 import type { KubeletLogEvidence } from './kubeletLog';
 
 export const DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
-/** Field guide §1 item 6: unhealthy only when the last relist started strictly more than this ago. */
+/** docs/pleg-health.md, row 5: unhealthy only when the last relist started strictly more than this ago. */
 export const PLEG_THRESHOLD_SECONDS = 180;
 
 /** One CRI operation type as the two scrapes show it. */

@@ -1,13 +1,13 @@
 // What a diagnosis says. `diagnose()` (runDiagnosis.ts) turns NodeEvidence into a Diagnosis; the renderers
 // (report/) turn it into the report the user reads. Nothing here runs anything: remediation is advice,
-// labelled with the gate the field guide assigns (§6 "Gating policy").
+// labelled with the gate docs/root-causes.md assigns ("Gates").
 
 import type { Verdict } from '../classify/types';
 import type { EvidenceSource } from './evidence';
 
 export type Severity = 'problem' | 'warning' | 'info';
 
-/** Field guide §6 gating classes. */
+/** The gate classes of docs/root-causes.md. */
 export type RemediationGate = 'readOnly' | 'confirm' | 'disruptive' | 'destructive';
 
 export interface Remediation {
@@ -29,7 +29,7 @@ export interface EvidenceLine {
 export interface Finding {
   /** The check that produced it, e.g. "runtime-hung". */
   checkId: string;
-  /** Row of the field guide's root-cause catalog (§6), when the finding is one of its causes. */
+  /** Row of the root-cause catalog in docs/root-causes.md, when the finding is one of its causes. */
   cause?: number;
   severity: Severity;
   /** One line, e.g. "The container runtime is not answering CRI calls". */

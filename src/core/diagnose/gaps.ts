@@ -1,5 +1,5 @@
 // What could not be collected, and how to get it. The nodes/proxy grant is named together with its
-// warning (field guide §5 RBAC): it is not read-only, it also reaches exec, attach and port-forward on
+// warning (docs/kubelet-metrics.md, Permissions): it is not read-only, it also reaches exec, attach and port-forward on
 // every pod of the node.
 
 import type { Diagnosis } from './diagnosis';

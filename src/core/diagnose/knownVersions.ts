@@ -1,4 +1,4 @@
-// Versions the field guide (§6) names as known-bad, read from nodeInfo (API side) and, when node access
+// Versions docs/root-causes.md names as known-bad, read from nodeInfo (API side) and, when node access
 // ran, from the probes. The one list: the known-bad-version check reports every entry, and the cause
 // checks (runtime-hung, systemd-dbus, pleg-deadlock, kernel-regression) read the same functions.
 // Runtimes and kernels match exactly (a pinned list, not a range guess); kubelet and systemd are "before
@@ -12,14 +12,14 @@ export interface KnownBad {
   origin: EvidenceOrigin;
   text: string;
   why: string;
-  /** The field guide's §6 row the entry comes from. */
+  /** The row of docs/root-causes.md the entry comes from. */
   cause: number;
-  /** Public sources (the refs column of field guide §6). */
+  /** Public sources (the sources column of docs/root-causes.md). */
   refs: string[];
 }
 
 const BAD_RUNTIMES: { runtime: string; version: string; why: string; refs: string[] }[] = [
-  // containerd/containerd#5274: containerd 1.4.4 hangs; the field guide's advice is back to 1.4.3.
+  // containerd/containerd#5274: containerd 1.4.4 hangs; the advice is back to 1.4.3.
   { runtime: 'containerd', version: '1.4.4', why: 'containerd 1.4.4 has a known hang (containerd #5274); the usual fix was to go back to 1.4.3 or forward to a fixed release.', refs: ['containerd/containerd#5274'] },
   // moby/moby#44300: Docker 20.10.19's list/inspect bug.
   { runtime: 'docker', version: '20.10.19', why: 'Docker 20.10.19 has a list/inspect bug that stalls the calls every relist makes (moby #44300).', refs: ['moby/moby#44300'] },
@@ -48,7 +48,7 @@ export function knownBadRuntime(ctx: CheckContext): KnownBad | undefined {
 }
 
 /** Ubuntu's 5.4.0-132-generic: periodic NotReady with PLEG, fixed in 5.4.0-135-generic. */
-// Source: Netcracker/KubeMarine documentation/Troubleshooting.md (field guide §6 row 10).
+// Source: Netcracker/KubeMarine documentation/Troubleshooting.md (docs/root-causes.md, row 10).
 export const BAD_KERNELS = ['5.4.0-132-generic'];
 const KERNEL_REFS = ['Netcracker/KubeMarine documentation/Troubleshooting.md'];
 
@@ -56,12 +56,12 @@ const KERNEL_REFS = ['Netcracker/KubeMarine documentation/Troubleshooting.md'];
  * systemd before v242 overflows its sd-bus cookie after very many unit creations; with the systemd cgroup
  * driver runc then hangs talking to it. Fixed by systemd PR #11818 (v242); EL7 ships 219, Ubuntu 18.04 237.
  */
-// Sources: systemd/systemd#11809, #11800, PR #11818; opencontainers/runc#1959; kubespray#5134 (field guide §6 row 3).
+// Sources: systemd/systemd#11809, #11800, PR #11818; opencontainers/runc#1959; kubespray#5134 (docs/root-causes.md, row 3).
 export const SYSTEMD_COOKIE_FIX = 242;
 const SYSTEMD_REFS = ['systemd/systemd#11809', 'systemd/systemd#11818', 'opencontainers/runc#1959'];
 
 /** Kubelets before 1.14 can deadlock the relist against the sync loop on a full event channel. */
-// Sources: kubernetes/kubernetes#72482 (the deadlock), PR #72709 (the fix in 1.14) (field guide §6 row 4).
+// Sources: kubernetes/kubernetes#72482 (the deadlock), PR #72709 (the fix in 1.14) (docs/root-causes.md, row 4).
 export const RELIST_DEADLOCK_FIXED_MINOR = 14;
 const KUBELET_REFS = ['kubernetes/kubernetes#72482', 'kubernetes/kubernetes#72709'];
 

@@ -1,4 +1,4 @@
-// The remediations PLEG Doctor can carry out for a node, and the gates in front of each (field guide §6,
+// The remediations PLEG Doctor can carry out for a node, and the gates in front of each (docs/root-causes.md,
 // "Gating policy"). Nothing here runs anything: this decides what may be offered, what the confirmation
 // shows (the exact command and its target, the impact, the guide's warnings) and whether the node name
 // must be typed. Nothing is ever triggered by a diagnosis by itself: the guide's "never automate" row is
@@ -7,7 +7,7 @@
 export const REMEDIATION_ACTIONS = ['cordon', 'drain', 'restart-runtime', 'restart-kubelet', 'daemon-reexec'] as const;
 export type RemediationActionId = (typeof REMEDIATION_ACTIONS)[number];
 
-/** Field guide classes: confirm (intrusive, not destructive) and disruptive (confirm with a stated impact). */
+/** The classes of docs/root-causes.md: confirm (intrusive, not destructive) and disruptive (confirm with a stated impact). */
 export type RemediationClass = 'confirm' | 'disruptive';
 
 export interface RemediationTarget {
@@ -35,7 +35,7 @@ export interface RemediationPlan {
   typeNodeName: boolean;
   steps: RemediationStep[];
   impact: string;
-  /** The field guide's warnings that apply to this node. */
+  /** The warnings of docs/root-causes.md that apply to this node. */
   warnings: string[];
 }
 
@@ -112,7 +112,7 @@ export function remediationPlan(id: RemediationActionId, target: RemediationTarg
         typeNodeName: true,
         steps: [{ kind: 'node', argv: ['sudo', '-n', 'systemctl', 'daemon-reexec'] }],
         impact: 'systemd (PID 1) re-executes itself, serializing its state: the short-term fix for the sd-bus cookie overflow.',
-        warnings: ['A new systemd package takes effect only after a re-exec or a reboot; afterwards restart the runtime and the kubelet (field guide §6, cause 3).'],
+        warnings: ['A new systemd package takes effect only after a re-exec or a reboot; afterwards restart the runtime and the kubelet (docs/root-causes.md, cause 3).'],
       };
   }
 }

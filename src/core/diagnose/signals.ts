@@ -1,6 +1,6 @@
 // Readings several checks share: the Ready message as an evidence line, which CRI operations belong to
 // GetPods and which to GetPodStatus, whether a duration looks like a CRI deadline, and the "/metrics hangs
-// while /healthz answers" signature of field guide §8.
+// while /healthz answers" signature of docs/pleg-health.md (the recorded freeze).
 
 import type { CheckContext, OperationView } from './checkContext';
 import type { HistogramSummary } from '../parse/kubeletEndpointTypes';
@@ -9,7 +9,7 @@ import { age, plural, quoted, seconds } from './textFormat';
 
 const MIN_SAMPLES_FOR_P99 = 20;
 
-/** GetPods = ListPodSandbox + ListContainers (field guide §5). */
+/** GetPods = ListPodSandbox + ListContainers (docs/kubelet-metrics.md). */
 export const LIST_OPERATIONS = ['list_podsandbox', 'list_containers'] as const;
 /** GetPodStatus's per-pod calls. */
 export const STATUS_OPERATIONS = ['podsandbox_status', 'container_status'] as const;
@@ -66,7 +66,7 @@ export function meanSeconds(op: OperationView | undefined): number | undefined {
   return d !== undefined && d.count > 0 ? d.sum / d.count : undefined;
 }
 
-/** Field guide §8: every /metrics scrape hangs (collectors call the runtime) while /healthz answers. */
+/** docs/pleg-health.md (the recorded freeze): every /metrics scrape hangs (collectors call the runtime) while /healthz answers. */
 export function metricsHangWhileHealthzAnswers(ctx: CheckContext): boolean {
   const e = ctx.evidence;
   const metricsHung = e.metrics?.status === 'timeout' || e.metricsLater?.status === 'timeout';

@@ -7,9 +7,8 @@
 //
 // Regexes rather than a loop over character codes: the CLI classifies some 25,000 lines per thread per
 // GB, and for the first few thousand of them a JS loop runs in V8's interpreter, at several µs a line,
-// while a regex runs as native code from the start. One thread's share of the 1 GB benchmark journal
-// (25,000 lines) classified cold, means of 5–8 alternated runs: general path 195 ms, with a
-// character-code reader 206 ms, with this reader 148 ms.
+// while a regex runs as native code from the start: this reader took a quarter less than the general
+// path, and a character-code reader no less (bench/README.md, "Measurements behind the log reader").
 //
 // It answers only where the result is what classifyLogLine's general path makes of the same line, and
 // returns undefined otherwise (the caller then takes the general path). The patterns are the general

@@ -1,4 +1,4 @@
-// Reads the kubelet's /metrics into the few figures PLEG diagnosis needs (field guide §5), across the
+// Reads the kubelet's /metrics into the few figures PLEG diagnosis needs (docs/kubelet-metrics.md), across the
 // metric renames: ≤1.13 `kubelet_runtime_operations` + `…_latency_microseconds` summaries, 1.14+ `_seconds`
 // histograms and `_total` counters, 1.17–1.18 `kubelet_running_pod_count`. When both old and new names are
 // exposed (the 1.15–1.17 deprecation window) the new ones win.

@@ -1,8 +1,8 @@
 // The events of a klog body, remembered by the body's shape. A kubelet that is in trouble writes the same
 // few messages over and over, and only their numbers change ("last seen active 3m13.1s ago", then
 // "3m18.1s ago"; a pod's UID; a duration). Working a body out afresh (structured fields, Go quoting, a
-// dozen message patterns, the ReadyError parse) cost about 7 µs on a cold start, and a 1 GB journal has
-// 50,000 such lines; a remembered body costs one native replace, one lookup and a few slices.
+// dozen message patterns, the ReadyError parse) costs several times what a remembered body costs (one
+// native replace, one lookup and a few slices; bench/README.md), and a 1 GB journal has 50,000 such lines.
 //
 // Why a shape decides the events: the shape of a text is the text with every ASCII digit made 0
 // (shapeKey). Everything that works a body out is blind to which digit stands where: no pattern holds a

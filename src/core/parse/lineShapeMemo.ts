@@ -2,10 +2,9 @@
 // scanner hands over the ~50,000 lines per GB of journal that hold an anchor; nearly all are a kubelet in
 // trouble repeating a few messages, where only the numbers change. Decoding each to a string, reading
 // its header with regexes, building the body's shape key by a native replace and filling the body's
-// template cost 1.7 µs a line once V8 has compiled it all (4.1 µs a line over the first 25,000 lines of a
-// fresh process); here a line of a known shape costs a hash of some of its bytes, one pass to
-// compare it with the remembered shape, a few digits read at fixed places and the template filled:
-// 0.8 µs (3.3 µs over the first 25,000).
+// template costs about twice as much as this: a line of a known shape costs a hash of some of its bytes,
+// one pass to compare it with the remembered shape, a few digits read at fixed places and the template
+// filled (bench/README.md, "Measurements behind the log reader").
 //
 // Why the shape decides (lineEventsMemo.ts makes the same argument for bodies): the shape of a line is
 // its bytes with every ASCII digit made '0'. classifyLogLine is blind to which digit stands where in

@@ -1,4 +1,4 @@
-// What a reader finding means and what to check next, for hovers. Facts from the field guide (§1, §2, §8).
+// What a reader finding means and what to check next, for hovers. Facts from docs/pleg-health.md and docs/pleg-model.md.
 
 import type { ReaderFindingKind } from './logReader';
 

@@ -1,4 +1,4 @@
-// The field guide's message catalog (§4) as compiled, documented regular expressions. Every rule keeps the
+// The message catalog of docs/kubelet-messages.md as compiled, documented regular expressions. Every rule keeps the
 // guide's id (R1…R8 Ready messages, E1–E2 events, L1…L13 kubelet log lines, X1–X4 lines from outside the
 // kubelet) so that diagnostics, tests and the guide can refer to the same thing.
 //

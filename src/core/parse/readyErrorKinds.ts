@@ -9,8 +9,8 @@
 // so both texts give the same hits at the same places, and the same text between them. A property test
 // checks the cached answer against a fresh parse on texts that differ only in their digits. The key is
 // the text with every ASCII digit made 0, built by one native replace: hashing and comparing the shape
-// in a JS loop, which spared building that string, took about a third longer per lookup (1.2 vs 0.9 µs
-// in a profile of classifying a journal's skip lines; 45,000 lookups per GB).
+// in a JS loop, which spared building that string, took about a third longer per lookup
+// (bench/README.md, "Measurements behind the log reader").
 
 import { parseReadyMessage } from './readyMessage';
 

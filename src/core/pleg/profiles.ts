@@ -1,5 +1,5 @@
 // Kubelet version families whose PLEG behaves differently, and the metric names each version exposes.
-// Sources: docs field guide §2–§3 and §5; the oracle corpus (1.26.7, 1.32.10, 1.36.2); docs/pleg-model.md
+// Sources: docs/pleg-model.md and docs/kubelet-metrics.md; the oracle corpus (1.26.7, 1.32.10, 1.36.2); docs/pleg-model.md
 // says which kubelet minors map to which profile and why.
 
 import type { KubeletProfileId } from './types';
@@ -193,7 +193,7 @@ export function plegMetricNames(minor: number): PlegMetricNames {
   };
 }
 
-/** Constants shared by every version (field guide §2). */
+/** Constants shared by every version (docs/pleg-model.md). */
 export const PLEG_CONSTANTS = {
   relistPeriodMs: 1_000,
   relistThresholdMs: 180_000,

@@ -1,6 +1,6 @@
 // "Remediate Node…": cordon, drain, restart the runtime or the kubelet, `systemctl daemon-reexec`. Never
 // automatic: a person picks the action, reads a modal with the exact command and its target, the impact
-// and the field guide's warnings, and for the disruptive ones types the node name. Unavailable in an
+// and the warnings of docs/root-causes.md, and for the disruptive ones types the node name. Unavailable in an
 // untrusted workspace. Every step is logged. Cordon is one API request (PATCH spec.unschedulable);
 // node commands are argv arrays quoted by src/infra/ssh/shellQuote.ts and run with the system's ssh in
 // a terminal (OpenSSH checks the host key there, never PLEG Doctor silently); drain runs kubectl there.

@@ -1,4 +1,4 @@
-// Where is the CRI socket on this node? In the order the field guide gives: the endpoint from the
+// Where is the CRI socket on this node? In the order docs/node-access.md gives: the endpoint from the
 // kubelet's /configz (when the caller has it), the kubelet's --container-runtime-endpoint flag, crictl's
 // config, then the well-known sockets of containerd, CRI-O, cri-dockerd and the legacy dockershim.
 

@@ -188,7 +188,7 @@ export function describeNotRead(budget: SnapshotBudget | undefined): string | un
   return budget.notRead.map((n) => (n.ids.length > 0 ? `${n.method} for ${n.ids.length} ${n.ids.length === 1 ? 'item' : 'items'}` : n.method)).join(', ');
 }
 
-/** Interprets the call outcomes (field guide §7, "Hung runtime vs hung shim"). */
+/** Interprets the call outcomes (docs/node-access.md, "A hung runtime against one hung shim"). */
 export function findingsOf(
   snapshot: Pick<CriSnapshot, 'errors' | 'timings' | 'sandboxes' | 'sandboxStatuses'> & { containers?: CriSnapshot['containers'] },
   deadlineMs: number,

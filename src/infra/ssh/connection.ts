@@ -501,7 +501,7 @@ export class SshConnection implements RemoteHost {
         settled = true;
         deadline.stop();
         attempt.removeEventListener('abort', onCancel);
-        // Nagle + delayed ACK cost ~40 ms per exchange on small gRPC frames (field guide §7).
+        // Nagle + delayed ACK cost ~40 ms per exchange on small gRPC frames (docs/node-access.md).
         client.setNoDelay(true);
         resolve(client);
       });

@@ -48,7 +48,7 @@ function build(profile: PlegProfile, capacity: number) {
 
 const deepCopy = (pods: RuntimePod[]): RuntimePod[] => JSON.parse(JSON.stringify(pods)) as RuntimePod[];
 
-/** The field guide's rule, written independently: old containers, old sandboxes, new-only ones, IDs once. */
+/** The rule of docs/pleg-model.md, written independently: old containers, old sandboxes, new-only ones, IDs once. */
 function referenceEvents(uid: string, oldPod: RuntimePod | null, newPod: RuntimePod | null): { sent: string[]; changed: boolean } {
   const norm = (s: ContainerState) => (s === 'created' ? 'unknown' : s);
   const find = (p: RuntimePod | null, id: string) => {

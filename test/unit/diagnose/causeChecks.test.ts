@@ -1,5 +1,5 @@
 // Each cause check of the catalog with hand-made evidence: found, clear and noEvidence (or notApplicable),
-// and the field guide's thresholds at their edges.
+// and the thresholds of docs/root-causes.md at their edges.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('density (cause 5)', () => {
     expect(over.finding?.evidence[0]?.text).toBe('`kubelet_running_pods` = 96 of 100 (status.capacity.pods): 96 %');
   });
 
-  it('exited containers: above both the pod capacity and the running containers is a warning; 1001 is the field guide threshold', () => {
+  it('exited containers: above both the pod capacity and the running containers is a warning; 1001 is past the threshold of docs/root-causes.md', () => {
     const at = (exited: number, running = 20, capacityPods = '110') =>
       check(run(evidence({ node: nodeObject({ capacityPods }), metrics: ok(healthyMetrics({ runningContainers: { running, exited } })) })), 'density');
     expect(at(110).status).toBe('clear');

@@ -1,4 +1,4 @@
-// The known-bad-version check against each entry of field guide §6's list (src/core/diagnose/knownVersions.ts),
+// The known-bad-version check against each entry of docs/root-causes.md's list (src/core/diagnose/knownVersions.ts),
 // each from the API tier (nodeInfo) and, where the node side reports it, from the probes; plus a clean node.
 
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Remediation gating (pure): what each action is, which gate it gets, the field guide's warnings where the
+// Remediation gating (pure): what each action is, which gate it gets, the warnings of docs/root-causes.md where the
 // guide warns, the exact argv, and the typed-name and workspace-trust checks. The host's command string
 // is checked here too: the argv reaches the node through shellQuote, arguments single-quoted.
 

@@ -1,4 +1,4 @@
-// Field guide §7/§8: telling a hung runtime from one stuck pod (hung shim), from the API side (metrics,
+// docs/node-access.md and docs/pleg-health.md: telling a hung runtime from one stuck pod (hung shim), from the API side (metrics,
 // healthz, goroutine dump) and the node side (CRI snapshot, process states).
 
 import { describe, expect, it } from 'vitest';

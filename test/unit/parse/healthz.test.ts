@@ -35,7 +35,7 @@ describe('parseHealthz on the real kubelet 1.32 recording', () => {
   });
 
   // The syncloop check fails only 5 min after the loop's last completed pass (≈ +421 s after the freeze),
-  // and the runtime resumed at +300 s, so even the frozen phases stay healthy: README, field guide §8.
+  // and the runtime resumed at +300 s, so even the frozen phases stay healthy: README, docs/pleg-health.md.
   it.each(FILES)('%s: all three ports healthy, the verbose ones listing syncloop ok', (file) => {
     const requests = recordedRequests(file);
     expect(requests.map((r) => r.url)).toEqual(['https://127.0.0.1:10250/healthz?verbose', 'http://127.0.0.1:10255/healthz?verbose', 'http://127.0.0.1:10248/healthz']);

@@ -1,4 +1,4 @@
-// Forms of kubelet log the reader was not built against, written by hand from the field guide §4: a
+// Forms of kubelet log the reader was not built against, written by hand from docs/kubelet-messages.md: a
 // traditional /var/log/syslog (space-padded day, no sub-seconds) around glog 1.12 lines with another
 // daemon and the kernel interleaved; structured 1.28 lines behind short-precise with CRLF line
 // ends, where the first unhealthy line is the "Node became not ready" condition, not a skip line.

@@ -4,7 +4,7 @@ import { parseReadyMessage, RULE_WORDS, unquoteGo } from '../../../src/core/pars
 
 const kinds = (m: string): string[] => parseReadyMessage(m).errors.map((e) => e.kind);
 
-describe('parseReadyMessage: every Ready form of the field guide', () => {
+describe('parseReadyMessage: every Ready form of docs/kubelet-messages.md', () => {
   it.each([
     ['PLEG is not healthy: pleg was last seen active 3m4.612899233s ago; threshold is 3m0s', ['pleg-stale']],
     ['PLEG is not healthy: pleg has yet to be successful', ['pleg-never']],

@@ -1,4 +1,4 @@
-// EventedPLEG in the simulator, against the rules of the field guide (§2, §3 "EventedPLEG"): with the
+// EventedPLEG in the simulator, against the rules of docs/pleg-model.md (EventedPLEG): with the
 // gate on the generic PLEG relists every 300 s with a 10 min threshold; every failed event stream forces
 // a relist; after 5 failures the kubelet falls back to 1 s / 3 min; the EventedPLEG check fails only
 // while the channel is exactly full. The rules themselves live once, in src/core/pleg/evented.ts.

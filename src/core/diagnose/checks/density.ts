@@ -1,5 +1,5 @@
 // Root cause 5: too many pods or containers — exited ones included, since every relist lists them all.
-// Thresholds from the field guide: KubeletTooManyPods fires above 95 % of the node's pod capacity, and
+// Thresholds from docs/root-causes.md (cause 5): KubeletTooManyPods fires above 95 % of the node's pod capacity, and
 // more than 1000 exited containers pushed a relist past 3 minutes (#45419, #95750). Below that, more exited
 // containers than both the pod capacity and the live containers is already a warning: the kubelet's
 // container GC keeps one dead container per pod container by default (--maximum-dead-containers-per-

@@ -1,4 +1,4 @@
-// Field guide §6 "known-bad versions": the runtime, kubelet, kernel and systemd releases that the guide's
+// The known-bad versions of docs/root-causes.md: the runtime, kubelet, kernel and systemd releases that the guide's
 // public sources tie to PLEG trouble (containerd 1.4.4, Docker 20.10.19, kubelet < 1.14, Ubuntu
 // 5.4.0-132-generic, systemd < 242 with the systemd cgroup driver). The list and its sources live in
 // knownVersions.ts, shared with the cause checks; this check names every entry the node matches, from

@@ -1,4 +1,4 @@
-// Ready=Unknown is not a PLEG failure (field guide §1 item 11): the node controller set it because no
+// Ready=Unknown is not a PLEG failure (docs/pleg-health.md, row 10): the node controller set it because no
 // heartbeat arrived for the grace period. The kubelet is dead, hung or cut off, and calls through the node
 // proxy usually fail, which is why the kubelet endpoints are missing from such a report.
 

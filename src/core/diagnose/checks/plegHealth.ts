@@ -1,6 +1,6 @@
 // The symptom, as the kubelet itself reports it: the Ready message (R1/R2/R3) and, when /metrics answered,
 // `now − kubelet_pleg_last_seen_seconds`, which is the live figure (the Ready message is up to 10 s old).
-// Unhealthy means strictly more than 3 min (field guide §1 item 6): 3m0s is still healthy. The causes are
+// Unhealthy means strictly more than 3 min (docs/pleg-health.md, row 5): 3m0s is still healthy. The causes are
 // other checks' findings; this one states the symptom once. The metric's age is measured against the clock
 // plegAge.ts names (the collector's, or what a copied folder's files say about their capture): an age range
 // that straddles 3 minutes, or one the node's other evidence contradicts, is unknown, never a failure.

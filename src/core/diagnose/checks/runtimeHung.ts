@@ -1,6 +1,6 @@
 // Root cause 1: the runtime itself hangs (or is down). What separates it from one stuck pod (cause 2) is
 // that GetPods — ListPodSandbox and ListContainers — fails: those calls are answered from the runtime's
-// memory, so they only fail when the runtime does (field guide §7 "hung runtime vs hung shim"). Calls that
+// memory, so they only fail when the runtime does (docs/node-access.md, "A hung runtime against one hung shim"). Calls that
 // wait out the CRI deadline mean hung; calls that fail at once (Unavailable, connection refused) mean down.
 // The kubelet log says the same in words: "GenericPLEG: Unable to retrieve pods" is a relist whose GetPods
 // failed (its err names DeadlineExceeded or Unavailable), and the runtime status lines ("Container runtime

@@ -1,5 +1,5 @@
 // Root cause 2: one pod's container or shim is stuck, so GetPodStatus for that pod waits out the CRI
-// deadline on every relist while the List* calls stay fast (field guide §7). Two such waits in one relist
+// deadline on every relist while the List* calls stay fast (docs/node-access.md). Two such waits in one relist
 // (≤1.31 inspects a failing pod twice) make a ≈4 min relist, which is NotReady (#94829). Without any
 // status-call evidence, a /metrics that hangs while /healthz answers and PLEG is healthy (§8) still points
 // at one frozen shim.

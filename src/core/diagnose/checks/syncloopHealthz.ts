@@ -1,6 +1,6 @@
 // /healthz?verbose on the kubelet's main port: the `syncloop` check fails once no sync-loop pass has
 // started for max(2 × syncFrequency, 5 min) — about 5 minutes into the skipping that PLEG or runtime
-// errors cause (field guide §1 item 10, §8). From 1.32, systemd restarts a kubelet whose unit sets
+// errors cause (docs/pleg-health.md, row 9 and the recorded freeze). From 1.32, systemd restarts a kubelet whose unit sets
 // WatchdogSec once this check fails.
 
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';

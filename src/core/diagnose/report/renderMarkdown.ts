@@ -39,7 +39,7 @@ function renderRemediation(r: Remediation): string {
 function renderFinding(f: Finding): string[] {
   const mark = label(SEVERITY_MARK, f.severity, '•');
   const word = label(SEVERITY_WORD, f.severity, String(f.severity));
-  const cause = typeof f.cause === 'number' ? ` · root cause ${f.cause} of the field guide` : '';
+  const cause = typeof f.cause === 'number' ? ` · root cause ${f.cause} (docs/root-causes.md)` : '';
   const lines = [`### ${mark} ${richInline(String(f.title))}`, '', `*${word}* · check ${codeSpan(String(f.checkId))}${cause}`, '', richInline(String(f.summary)), ''];
   const evidence = Array.isArray(f.evidence) ? f.evidence : [];
   if (evidence.length > 0) {

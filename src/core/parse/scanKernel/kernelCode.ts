@@ -17,10 +17,8 @@
 // and start as zero (a wasm local does, each call): a window starts at a line, so no fingerprint
 // reaches back before it. This replaced an unaligned load and nibble split per fingerprint byte (three
 // loads, three splits a block; i8x16.swizzle itself stays the big cost, as V8 11.3 adds a saturating add
-// before each pshufb). Measured side by side on 2026-11-25, the kernel alone over the 1 GB journal (hot,
-// 256 KiB windows, 2-vCPU VM whose runs spread 190-320 ms): median 238 against 268 ms/GB for the old
-// kernel over 16 alternated fresh-process rounds of 3 runs; 220 against 254 ms/GB (-13 %) with both
-// kernels run window by window in one process (6 processes x 4 passes), which the VM's noise hits alike.
+// before each pshufb). It measured about an eighth faster than the old kernel (bench/README.md,
+// "Measurements behind the log reader").
 //
 // Newlines are counted in a byte accumulator (each lane gains one per \n, at most one per block) that
 // is folded into the i32 total before it can wrap (255 blocks) and whenever a turn has records, so the
@@ -33,8 +31,8 @@ import { FINGERPRINT_BYTES } from './fingerprints';
 import { I32, V128, memarg, op, simd, simdOp, sleb, uleb, type WasmFunction } from './wasmBinary';
 
 /**
- * 16-byte blocks a loop turn: 4 was 3-4 % faster than 2 in the in-process comparison above (220 against
- * 228 ms/GB), 3, 6 and 8 no better: fewer loop branches, but more vectors than x64 has registers.
+ * 16-byte blocks a loop turn: 4 was a little faster than 2, and 3, 6 and 8 no better (bench/README.md):
+ * fewer loop branches, but more vectors than x64 has registers.
  */
 const BLOCKS_PER_TURN = 4;
 /** The most scanKernel() takes (tests vary it); locals are laid out for this many. */
