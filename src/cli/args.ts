@@ -4,6 +4,7 @@
 
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './io';
+import { errorText } from '../core/util/errorText';
 
 /** One option, as node:util parseArgs takes it (no defaults: a command applies its own). */
 export interface CliOption {
@@ -58,7 +59,7 @@ function asksForHelp(argv: readonly string[]): boolean {
 
 function usageError(command: string, e: unknown, spec: CommandArgsSpec<CliOptions>): CliUsageError {
   const code = (e as { code?: unknown }).code;
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorText(e);
   const quoted = /'(-[^']*)'/u.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
     return new CliUsageError(`${command}: unknown option ${JSON.stringify(quoted)}`);

@@ -8,6 +8,7 @@ import { NodeInputError } from '../core/classify/nodeInput';
 import { isCliUsageError } from './io';
 import type { CliIo } from './io';
 import type { CommandEntry } from './registry';
+import { errorText } from '../core/util/errorText';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -36,10 +37,6 @@ function usage(registry: Readonly<Record<string, CommandEntry>>): string {
     '130 interrupted; `pleg-doctor <command> --help` gives each command\'s own.',
     '',
   ].join('\n');
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 export async function runCli(

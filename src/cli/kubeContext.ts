@@ -9,6 +9,7 @@ import type { Logger } from '../core/util/logger';
 import type { ContextInfo, KubeconfigSummary, KubeGateway } from '../infra/kube/gateway';
 import { CliUsageError } from './io';
 import type { CliIo } from './io';
+import { errorText } from '../core/util/errorText';
 
 /** Makes the gateway a command reads the cluster through (createKubeGateway, or a test's fake). */
 export type KubeGatewayFactory = (options: { kubeconfigPaths?: string[]; logger: Logger; env: CliIo['env'] }) => KubeGateway;
@@ -16,10 +17,6 @@ export type KubeGatewayFactory = (options: { kubeconfigPaths?: string[]; logger:
 /** The factory's options: the command's --kubeconfig files if any, and the process's environment (KUBECONFIG, HOME). */
 export function gatewayOptions(kubeconfigs: readonly string[], logger: Logger, io: CliIo): Parameters<KubeGatewayFactory>[0] {
   return { logger, env: io.env, ...(kubeconfigs.length > 0 ? { kubeconfigPaths: [...kubeconfigs] } : {}) };
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** Every context of the kubeconfig; a file that is missing (named explicitly), unreadable or invalid is a usage error. */

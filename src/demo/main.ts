@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Logger } from '../core/util/logger';
 import { demoKubeconfigYaml } from './demoKubeconfig';
 import { startDemo } from './demoRunner';
+import { errorText } from '../core/util/errorText';
 
 interface Args {
   kubeconfig?: string;
@@ -83,6 +84,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`pleg-doctor demo: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`pleg-doctor demo: ${errorText(err)}\n`);
   process.exit(1);
 });

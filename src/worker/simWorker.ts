@@ -4,6 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { runWhatIf } from '../core/whatIf/whatIfTimeline';
 import type { SimWorkerReply, SimWorkerRequest } from '../shared/timelineWorkerProtocol';
+import { errorText } from '../core/util/errorText';
 
 const port = parentPort;
 if (port === null) throw new Error('simWorker.js must run as a worker thread');
@@ -14,7 +15,7 @@ port.once('message', (request: SimWorkerRequest) => {
   try {
     reply = { ok: true, data: runWhatIf(request.params), elapsedMs: Date.now() - started };
   } catch (error) {
-    reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
+    reply = { ok: false, message: errorText(error) };
   }
   port.postMessage(reply);
 });

@@ -26,6 +26,7 @@ import type { KubeGatewayFactory } from '../kubeContext';
 import { openSshPool, positiveInt, snapshotOnPool, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven } from '../sshNodeAccess';
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
+import { errorText } from '../../core/util/errorText';
 
 export type DiagnoseGatewayFactory = KubeGatewayFactory;
 
@@ -198,10 +199,6 @@ export async function diagnoseBundle(args: BundleArgs, io: CliIo): Promise<numbe
   }
   for (const note of reading.notes) io.stderr.write(`pleg-doctor: diagnose: ${args.evidence}: ${note}\n`);
   return print(io, diagnose(reading.evidence), args.format);
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): CliCommand {

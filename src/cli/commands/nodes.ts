@@ -14,6 +14,7 @@ import { chooseContext, CONTEXT_OPTION_HELP, gatewayOptions, listKubeContexts } 
 import type { KubeGatewayFactory } from '../kubeContext';
 import { stderrLogger } from '../stderrLogger';
 import { classificationLine } from './classify';
+import { errorText } from '../../core/util/errorText';
 
 export type GatewayFactory = KubeGatewayFactory;
 
@@ -70,7 +71,7 @@ function parseTimeout(text: string): number {
     try {
       ms = Number(parseGoDurationNs(text) / 1_000_000n);
     } catch (e) {
-      throw new CliUsageError(`nodes: --timeout: ${e instanceof Error ? e.message : String(e)}`);
+      throw new CliUsageError(`nodes: --timeout: ${errorText(e)}`);
     }
   }
   if (!(ms > 0)) throw new CliUsageError(`nodes: --timeout must be positive, got "${text}"`);
@@ -159,7 +160,7 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
     try {
       gateway = createGateway(gatewayOptions(args.kubeconfigs, stderrLogger(io, 'nodes'), io));
     } catch (e) {
-      throw new CliUsageError(`nodes: ${e instanceof Error ? e.message : String(e)}`);
+      throw new CliUsageError(`nodes: ${errorText(e)}`);
     }
     const watches: NodeWatch[] = [];
     try {
@@ -176,7 +177,7 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
             watch = gateway.watchNodes(context);
           } catch (e) {
             return Promise.resolve<ContextOutcome>({
-              error: { kind: 'config', message: e instanceof Error ? e.message : String(e) },
+              error: { kind: 'config', message: errorText(e) },
             });
           }
           watches.push(watch);

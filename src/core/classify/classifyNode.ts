@@ -18,6 +18,7 @@ import type { KubeNode } from '../kube/objects';
 import { parseReadyMessage } from '../parse/readyMessage';
 import { GoDurationError, meansNeverRelisted, parseGoDurationNs, formatGoDuration } from '../util/goDuration';
 import type { NodeClassification, PressureCondition, ReadyError, Verdict } from './types';
+import { errorText } from '../util/errorText';
 
 /** How long R2 / "may not have completed yet" may last before it is no longer a startup transient. */
 export const STARTUP_GRACE_SECONDS = 180;
@@ -139,7 +140,7 @@ export function classifyNode(node: KubeNode, now: Date): NodeClassification {
       name,
       verdict: 'not-ready-other',
       summary: 'Could not classify this node',
-      message: `PLEG Doctor failed to classify this node: ${e instanceof Error ? e.message : String(e)}`,
+      message: `PLEG Doctor failed to classify this node: ${errorText(e)}`,
       readyStatus: 'missing',
       cordoned: false,
       pressures: [],
@@ -147,7 +148,7 @@ export function classifyNode(node: KubeNode, now: Date): NodeClassification {
       versions: {},
       pods: {},
       taints: [],
-      warnings: [`internal error while classifying: ${e instanceof Error ? e.message : String(e)}`],
+      warnings: [`internal error while classifying: ${errorText(e)}`],
     };
   }
 }

@@ -2,6 +2,7 @@
 // output (kind List). Errors name the cause: where the JSON breaks (line and column), or which kind was found.
 
 import type { KubeNode } from '../kube/objects';
+import { errorText } from '../util/errorText';
 
 export class NodeInputError extends Error {
   constructor(message: string) {
@@ -20,7 +21,7 @@ export function parseJsonText(text: string, source: string): unknown {
     const { line, column } = lineColumn(text, offset);
     // V8 appends where it failed (" in JSON at position N") or a multi-line excerpt ("…" is not valid JSON);
     // we give line and column instead.
-    const reason = (e instanceof Error ? e.message : String(e))
+    const reason = errorText(e)
       .replace(/ in JSON at position \d+.*$/su, '')
       .replace(/, (?:\.\.\.)?".*" is not valid JSON$/su, '');
     throw new NodeInputError(`${source}: invalid JSON at line ${line} column ${column} (offset ${offset}): ${reason}`);

@@ -14,6 +14,7 @@ import { summarizeKubeletMetrics } from '../parse/kubeletMetrics';
 import { bundleClock } from './clock/bundleClock';
 import { EVIDENCE_SOURCES, type EvidenceSource, type Fetched, type NodeEvidence, type NodeSideEvidence } from './evidence';
 import { kubeletLogEvidence, type KubeletLogEvidence, type KubeletLogOrigin } from './kubeletLog';
+import { errorText } from '../util/errorText';
 
 export const BUNDLE_FILES = {
   manifest: 'bundle.json',
@@ -110,7 +111,7 @@ function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new EvidenceBundleError(`${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw new EvidenceBundleError(`${file} is not valid JSON: ${errorText(e)}`);
   }
 }
 
@@ -186,7 +187,7 @@ export function evidenceFromBundle(files: BundleFiles, fallbackTime: string, mti
     try {
       return { status: 'ok', value: parse(text), ms: ms(source) };
     } catch (e) {
-      return { status: 'failed', message: `${BUNDLE_FILES[key]} did not parse: ${e instanceof Error ? e.message : String(e)}`, ms: 0 };
+      return { status: 'failed', message: `${BUNDLE_FILES[key]} did not parse: ${errorText(e)}`, ms: 0 };
     }
   };
 

@@ -11,6 +11,7 @@ import type { NodeEvidence } from './evidence';
 import { collectGaps } from './gaps';
 import { makeHeadline } from './headline';
 import { sourceReports } from './sourceNotes';
+import { errorText } from '../util/errorText';
 
 const SEVERITY_RANK: Record<Severity, number> = { problem: 0, warning: 1, info: 2 };
 
@@ -23,7 +24,7 @@ function runCheck(check: Check, ctx: CheckContext): CheckResult {
   try {
     outcome = check.run(ctx);
   } catch (e) {
-    outcome = { status: 'noEvidence', note: `internal error in this check: ${e instanceof Error ? e.message : String(e)}` };
+    outcome = { status: 'noEvidence', note: `internal error in this check: ${errorText(e)}` };
   }
   return toResult(check, outcome);
 }
@@ -39,7 +40,7 @@ export function diagnose(evidence: NodeEvidence, options?: { now?: Date }): Diag
   try {
     ctx = buildCheckContext(evidence, now);
   } catch (e) {
-    contextError = e instanceof Error ? e.message : String(e);
+    contextError = errorText(e);
   }
   const checks: CheckResult[] =
     ctx !== undefined
@@ -60,7 +61,7 @@ export function diagnose(evidence: NodeEvidence, options?: { now?: Date }): Diag
     gaps = collectGaps(evidence, verdict);
   } catch (e) {
     sources = [];
-    gaps = [`the evidence sources could not be read: ${e instanceof Error ? e.message : String(e)}`];
+    gaps = [`the evidence sources could not be read: ${errorText(e)}`];
   }
   if (contextError !== undefined) gaps.unshift(`the evidence could not be read: ${contextError}`);
 

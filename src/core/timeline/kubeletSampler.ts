@@ -7,6 +7,7 @@
 import { histogramDelta, summarizeKubeletMetrics } from '../parse/kubeletMetrics';
 import type { HistogramSummary, KubeletMetricsSummary } from '../parse/kubeletEndpointTypes';
 import type { KubeletSample } from './session';
+import { errorText } from '../util/errorText';
 
 /**
  * 1.36+: the histogram of the on-demand per-pod relists (generic.go relistPod: one pod's GetPod and
@@ -53,7 +54,7 @@ export class KubeletSampler {
     try {
       summary = summarizeKubeletMetrics(scrape.text);
     } catch (err) {
-      return { atMs, scrape: 'error', detail: `/metrics did not parse: ${err instanceof Error ? err.message : String(err)}`, ...(base.scrapeMs !== undefined ? { scrapeMs: base.scrapeMs } : {}) };
+      return { atMs, scrape: 'error', detail: `/metrics did not parse: ${errorText(err)}`, ...(base.scrapeMs !== undefined ? { scrapeMs: base.scrapeMs } : {}) };
     }
     const prev = this.prev;
     this.prev = summary;

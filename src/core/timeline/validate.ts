@@ -6,6 +6,7 @@ import type { CriRpc } from '../pleg/cost/criCall';
 import { KUBELET_PROFILE_IDS } from '../pleg/profiles';
 import type { KubeletProfileId } from '../pleg/types';
 import { TIMELINE_SESSION_FORMAT, type PredictedEvent, type TimelineSession } from './session';
+import { errorText } from '../util/errorText';
 
 export type SessionParseResult = { ok: true; session: TimelineSession } | { ok: false; errors: string[] };
 
@@ -91,7 +92,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     try {
       json = JSON.parse(input) as unknown;
     } catch (err) {
-      return { ok: false, errors: [`not JSON: ${err instanceof Error ? err.message : String(err)}`] };
+      return { ok: false, errors: [`not JSON: ${errorText(err)}`] };
     }
   }
   const c = new Checker();

@@ -14,6 +14,7 @@ import type { SourceState } from './nodeSource';
 import { compareNodes } from './nodeOrder';
 import type { VerdictChange } from './verdictLog';
 import { isUnhealthy, verdictRank } from './verdictPresentation';
+import { errorText } from '../util/errorText';
 
 /** How long a node keeps the sort position of its worst recent verdict after it recovered. */
 export const STICKY_MS = FLAP_WINDOW_S * 1000;
@@ -260,7 +261,7 @@ export class ContextNodes {
         versions: {},
         pods: {},
         taints: [],
-        warnings: [`classification failed: ${err instanceof Error ? err.message : String(err)}`],
+        warnings: [`classification failed: ${errorText(err)}`],
       };
     }
   }

@@ -12,6 +12,7 @@ import { matchesFields, parseFieldSelector } from './fieldSelector';
 import { nodeTable, wantsTable } from './nodeTable';
 import { badRequest, continueExpired, expired, forbidden, methodNotAllowed, notFound, unauthorized } from './status';
 import type { StatusBody } from './status';
+import { errorText } from '../../core/util/errorText';
 
 /** What the stand-in can do beyond the shared contract (compatible extension). */
 export interface FakeApiServerExtras {
@@ -297,7 +298,7 @@ class StandIn implements FakeApiServer, FakeApiServerExtras {
     try {
       this.route(req, res, url);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       this.send(res, 400, badRequest(message));
     }
   }

@@ -9,6 +9,7 @@ import { verdictChangeLine } from '../../core/tree/verdictLog';
 import type { Logger } from '../../core/util/logger';
 import type { ContextInfo, KubeGateway, NodeWatch } from '../../infra/kube/gateway';
 import { FlapTracker } from './flapTracker';
+import { errorText } from '../../core/util/errorText';
 
 export type GatewayFactory = (options: { kubeconfigPaths?: string[]; logger?: Logger }) => Promise<KubeGateway>;
 
@@ -168,8 +169,4 @@ export class ClusterSession implements vscode.Disposable {
     this.current = state;
     this.stateEmitter.fire(state);
   }
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

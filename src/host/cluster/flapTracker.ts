@@ -9,6 +9,7 @@ import type { NodeTreeModel } from '../../core/tree/nodeTreeModel';
 import type { Logger } from '../../core/util/logger';
 import type { KubeGateway } from '../../infra/kube/gateway';
 import { withDeadline } from '../../core/util/deadlineSignal';
+import { errorText } from '../../core/util/errorText';
 
 export interface FlapTrackerOptions {
   deadlineMs?: number;
@@ -20,7 +21,7 @@ export interface FlapTrackerOptions {
 
 function describe(err: unknown, deadlineMs: number): string {
   if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${deadlineMs / 1000}s`;
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 export class FlapTracker {

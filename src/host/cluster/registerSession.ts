@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { kubeconfigFiles } from '../../infra/kube/kubeconfig';
 import { readSettings, SECTION, SettingKeys } from '../config/settings';
 import type { Services } from '../services';
-import { errorText } from './clusterSession';
+import { errorText } from '../../core/util/errorText';
 
 const FILE_CHANGE_DEBOUNCE_MS = 500;
 

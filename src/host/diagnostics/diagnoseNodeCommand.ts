@@ -28,6 +28,7 @@ import { readDiagnosticsConfig } from './diagnosticsConfig';
 import { DIAGNOSTICS_SECTION, decideNodeSide, type DiagnosticsConfig } from './diagnosticsSettings';
 import { diagnosisNotification, diagnosisStageMessage } from './diagnosisPresentation';
 import type { ReportDocuments } from './reportDocuments';
+import { errorText } from '../../core/util/errorText';
 
 export interface DiagnoseNodeDeps {
   session: ClusterSession;
@@ -40,7 +41,6 @@ export interface DiagnoseNodeDeps {
 
 export type Outcome = { kind: 'done'; evidence: NodeEvidence } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown };
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The node side as collectNodeEvidence wants it, or why it is skipped. Errors it throws become the source's `failed` status. */
 function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, report: (message: string) => void): { nodeSide: (signal: AbortSignal) => Promise<NodeSideEvidence> } | { nodeSideSkipReason: string } {

@@ -13,6 +13,7 @@ import { pickNode } from '../nodeAccess/nodePicker';
 import type { TreeElement } from '../views/treeElements';
 import { collect, showError, type DiagnoseNodeDeps } from './diagnoseNodeCommand';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
+import { errorText } from '../../core/util/errorText';
 
 /** `prod-eu-node-07-evidence-20261122T030538Z`: sorts by time, safe on every file system. */
 export function bundleFolderName(node: string, collectedAt: string): string {
@@ -44,7 +45,7 @@ export async function exportEvidenceBundle(element: TreeElement | undefined, dep
     return;
   }
   if (outcome.kind === 'failed') {
-    const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    const message = errorText(outcome.error);
     logger.error(`evidence bundle of node ${entry.name} failed: ${message}`);
     await showError(t('Export of the evidence of {0} failed: {1}', entry.name, message), 'showLog');
     return;
@@ -54,7 +55,7 @@ export async function exportEvidenceBundle(element: TreeElement | undefined, dep
   try {
     written = await writeEvidenceBundle(dir, bundleFilesOf(outcome.evidence, raw));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     logger.error(`evidence bundle of node ${entry.name}: ${message}`);
     await showError(t('Export of the evidence of {0} failed: {1}', entry.name, message), 'showLog');
     return;

@@ -26,6 +26,7 @@ import { t } from '../l10n';
 import { pickNode } from '../nodeAccess/nodePicker';
 import type { TreeElement } from '../views/treeElements';
 import { timeoutSignal } from '../../core/util/deadlineSignal';
+import { errorText } from '../../core/util/errorText';
 
 export interface RemediateDeps {
   session: ClusterSession;
@@ -107,7 +108,7 @@ async function runPlan(id: RemediationActionId, plan: RemediationPlan, entry: No
     try {
       sshTarget = resolveNodeTarget(entry.node, entry.context, readNodeAccessConfig().config.clusters);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       logger.error(`remediation ${id} of ${where}: no SSH target: ${message}`);
       void vscode.window.showErrorMessage(t('Remediation of {0}: {1}', entry.name, message));
       return;
@@ -154,7 +155,7 @@ async function runPlan(id: RemediationActionId, plan: RemediationPlan, entry: No
         logger.info(`remediation ${id} of ${where}: done`);
         void vscode.window.showInformationMessage(t('{0} cordoned.', entry.name));
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         logger.error(`remediation ${id} of ${where} failed: ${message}`);
         void vscode.window.showErrorMessage(t('Remediation of {0} failed: {1}', entry.name, message));
         return;

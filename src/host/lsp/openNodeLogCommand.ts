@@ -22,6 +22,7 @@ import { pickNode } from '../nodeAccess/nodePicker';
 import type { TreeElement } from '../views/treeElements';
 import { ReadOnlyDocuments } from '../documents/readOnlyDocuments';
 import { KUBELET_LOG_LANGUAGE, NODE_LOG_SCHEME } from './kubeletLogIds';
+import { errorText } from '../../core/util/errorText';
 
 const QUERY_TIMEOUT_MS = 60_000;
 const MAX_LOG_BYTES = 64 * 1024 * 1024;
@@ -91,7 +92,7 @@ async function fetchOverSsh(entry: NodeEntry, minutes: number, deps: OpenNodeLog
     const note = cutNote(outcome);
     return note !== undefined ? { kind: 'log', text: outcome.text, source: 'ssh', note } : { kind: 'log', text: outcome.text, source: 'ssh' };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     deps.logger.warn(`${where}: ${message}`);
     return { kind: 'failed', message };
   }

@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
 import { KUBELET_LOG_LANGUAGE, NODE_LOG_SCHEME } from './kubeletLogIds';
 import { NodeLogDocuments, openKubeletLogFromNode } from './openNodeLogCommand';
+import { errorText } from '../../core/util/errorText';
 
 export { KUBELET_LOG_LANGUAGE } from './kubeletLogIds';
 const STOP_DEADLINE_MS = 2_000;
@@ -54,7 +55,7 @@ export function registerKubeletLogClient(context: vscode.ExtensionContext, servi
   const ensureStarted = (document: vscode.TextDocument): void => {
     if (document.languageId !== KUBELET_LOG_LANGUAGE || starting !== undefined) return;
     starting = start().catch((err: unknown) => {
-      services.logger.error(`kubelet-log language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      services.logger.error(`kubelet-log language server failed to start: ${errorText(err)}`);
       void vscode.window.showErrorMessage(t('The kubelet log analyzer could not start.'), t('Show Log')).then((choice) => {
         if (choice !== undefined) services.output.show(true);
       });
@@ -70,7 +71,7 @@ export function registerKubeletLogClient(context: vscode.ExtensionContext, servi
     try {
       await running.stop(STOP_DEADLINE_MS);
     } catch (err) {
-      services.logger.warn(`kubelet-log language server did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`);
+      services.logger.warn(`kubelet-log language server did not stop cleanly: ${errorText(err)}`);
     }
   };
 

@@ -21,6 +21,7 @@ import {
   type CurrentNodeAccessValues, type NodeAccessAnswers, type NodeAccessUpdate,
 } from './configureNodeAccessModel';
 import { inputStep, pickStep, type PickItem, type StepResult } from './configureSteps';
+import { errorText } from '../../core/util/errorText';
 
 export interface ConfigureNodeAccessDeps {
   session: ClusterSession;
@@ -328,7 +329,7 @@ export async function configureNodeAccess(element: TreeElement | undefined, deps
     }
     await write(update);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     logger.error(`configure node access${context !== undefined ? ` for context ${context}` : ''}: ${message}`);
     const openJson = t('Open Settings (JSON)');
     if ((await vscode.window.showErrorMessage(t('Configure Node Access: {0}', message), openJson)) === openJson) await openSettingsJson();

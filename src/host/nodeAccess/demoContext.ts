@@ -5,6 +5,7 @@ import type { Logger } from '../../core/util/logger';
 import { loadKubeconfigs } from '../../infra/kube/kubeconfig';
 import type { ClusterSession } from '../cluster/clusterSession';
 import { isDemoCluster } from './snapshotFailure';
+import { errorText } from '../../core/util/errorText';
 
 /** Whether the node's context comes from the demo's kubeconfig (its cluster carries the demo's extension). */
 export function isDemoContext(session: ClusterSession, context: string, logger: Logger): boolean {
@@ -13,7 +14,7 @@ export function isDemoContext(session: ClusterSession, context: string, logger: 
     if (source === undefined) return false;
     return isDemoCluster(loadKubeconfigs([source], {}).contexts.find((c) => c.info.name === context)?.cluster);
   } catch (error) {
-    logger.debug(`could not tell whether context ${context} is the demo's: ${error instanceof Error ? error.message : String(error)}`);
+    logger.debug(`could not tell whether context ${context} is the demo's: ${errorText(error)}`);
     return false;
   }
 }

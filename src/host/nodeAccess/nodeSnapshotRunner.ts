@@ -19,6 +19,7 @@ import type { SshPool } from '../../infra/ssh/pool';
 import { readSshConfigFile, type SshConfigContext } from '../../infra/ssh/sshConfig';
 import { expandPath } from '../config/settings';
 import type { SshPoolHolder } from './sshPoolHolder';
+import { errorText } from '../../core/util/errorText';
 
 const transportKinds: Record<NodeAccessTransportSetting, 'auto' | TransportKind> = {
   auto: 'auto',
@@ -52,7 +53,7 @@ export async function resolveConnection(entry: NodeEntry, config: NodeAccessConf
   } catch (error) {
     if (error instanceof NodeTargetError) throw error;
     // The ssh config parser and the plan resolution both fail here; name the file they read.
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = errorText(error);
     throw new SshConfigError(`cannot resolve the SSH target of node ${entry.name} with ssh config ${file}${configText === undefined ? ' (not present)' : ''}: ${cause}`, file, { cause: error });
   }
 }

@@ -5,6 +5,7 @@
 import type { Localize } from '../../core/tree/localize';
 import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, SshAbortedError, SshUnreachableError } from '../../infra/ssh/errors';
 import { NodeTargetError } from '../../infra/ssh/nodeTarget';
+import { errorText } from '../../core/util/errorText';
 
 export type FailureAction = 'showLog' | 'configure' | 'openTrustedHostKeys';
 
@@ -34,7 +35,7 @@ export function isDemoCluster(cluster: Record<string, unknown> | undefined): boo
 }
 
 function causeOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 export function describeSnapshotFailure(error: unknown, ctx: FailureContext, t: Localize): FailurePresentation {

@@ -20,6 +20,7 @@ import { describeSnapshotFailure, type FailureAction, type FailurePresentation }
 import { snapshotSummary } from './snapshotDocument';
 import type { SnapshotDocuments } from './snapshotDocuments';
 import type { SshPoolHolder } from './sshPoolHolder';
+import { errorText } from '../../core/util/errorText';
 
 export interface TakeSnapshotDeps {
   session: ClusterSession;
@@ -84,7 +85,7 @@ async function collect(entry: NodeEntry, config: NodeAccessConfig, deps: TakeSna
           t,
         );
         if (presentation.kind === 'cancelled') logger.info(`CRI snapshot of node ${node}: cancelled after ${Math.round(performance.now() - started)} ms`);
-        else logger.error(`CRI snapshot of node ${node} failed: ${error instanceof Error ? error.message : String(error)}`);
+        else logger.error(`CRI snapshot of node ${node} failed: ${errorText(error)}`);
         return { kind: 'failed', presentation };
       } finally {
         cancelled.dispose();

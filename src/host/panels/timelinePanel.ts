@@ -17,6 +17,7 @@ import type { SessionFeed, Subscription } from './sessionFeed';
 import { describeMessageProblem, webviewStrings } from './timelineStrings';
 import { SimRunCancelledError, SimWorkerClient } from './simWorkerClient';
 import { webviewHtml } from './webviewHtml';
+import { errorText } from '../../core/util/errorText';
 
 export const TIMELINE_VIEW_TYPE = 'plegDoctor.timeline';
 
@@ -97,7 +98,7 @@ export class TimelinePanel implements RegisteredPanel {
       });
       this.sendSession();
     } catch (error) {
-      this.feedError = error instanceof Error ? error.message : String(error);
+      this.feedError = errorText(error);
       this.deps.services.logger.error(`timeline of ${this.content.title}: ${this.feedError}`);
       this.post({ type: 'feedState', feed: 'failed', message: t('The timeline could not start: {0}', this.feedError) });
     }
@@ -191,7 +192,7 @@ export class TimelinePanel implements RegisteredPanel {
       this.deps.services.logger.info(`timeline of ${session.node} exported as ${format} to ${uri.fsPath} (${session.relists.length} relists)`);
       this.post({ type: 'exported', requestId, path: uri.fsPath });
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorText(error);
       this.deps.services.logger.error(`timeline export failed: ${text}`);
       this.post({ type: 'error', requestId, message: t('The export failed: {0}', text) });
     }
@@ -205,7 +206,7 @@ export class TimelinePanel implements RegisteredPanel {
     } catch (error) {
       // A newer request or a closed panel cancelled this one: the webview no longer waits for it.
       if (error instanceof SimRunCancelledError) return;
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorText(error);
       this.deps.services.logger.error(`what-if simulation failed: ${text}`);
       this.post({ type: 'error', requestId, message: t('The simulation failed: {0}', text) });
     }

@@ -15,6 +15,7 @@ import type { Services } from '../services';
 import { openLiveSource } from '../timeline/liveSource';
 import { demoSession } from './demoReplay';
 import type { LiveSourceLike } from './sessionFeed';
+import { errorText } from '../../core/util/errorText';
 
 export interface LoadedRecording {
   session: TimelineSession;
@@ -53,7 +54,7 @@ export async function loadRecordingFile(path: string): Promise<LoadedRecording> 
   try {
     json = JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {
-    throw new RecordingError(`${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RecordingError(`${path} is not JSON: ${errorText(error)}`);
   }
   if (typeof json === 'object' && json !== null && (json as Record<string, unknown>)['format'] === TIMELINE_SESSION_FORMAT) {
     const parsed = parseTimelineSession(json);
@@ -70,7 +71,7 @@ async function loadEvidenceFolder(path: string): Promise<LoadedRecording> {
   try {
     scrapes = await readMetricsFolder(path);
   } catch (error) {
-    throw new RecordingError(`${path} is not an evidence folder with metrics scrapes: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RecordingError(`${path} is not an evidence folder with metrics scrapes: ${errorText(error)}`);
   }
   if (scrapes.length === 0) throw new RecordingError(`${path} holds no metrics scrapes`);
   return { session: sessionFromMetricsSeries({ scrapes }), kind: 'an evidence folder of metrics scrapes' };

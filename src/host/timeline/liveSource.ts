@@ -11,6 +11,7 @@ import { t } from '../l10n';
 import { loadNodeAccessBundle } from '../lazyBundles';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
+import { errorText } from '../../core/util/errorText';
 
 export const TIMELINE_SECTION = `${SECTION}.timeline`;
 export const TimelineKeys = { periodMs: 'periodMs', thresholdMs: 'thresholdMs', runtimeRequestTimeoutMs: 'runtimeRequestTimeoutMs' } as const;
@@ -83,7 +84,7 @@ export function openLiveSource(services: Services, nodeAccess: NodeAccessRuntime
     });
   })().catch((error: unknown) => {
     if (controller.signal.aborted) return;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     logger.error(`timeline of ${node}: the live feed stopped: ${message}`);
     onDelta({ durationMs: session.durationMs, lacks: [...session.lacks, t('The live feed stopped: {0}', message)] });
   });

@@ -3,6 +3,7 @@
 
 import type { PodCount } from '../../core/tree/nodeTooltip';
 import { withDeadline } from '../../core/util/deadlineSignal';
+import { errorText } from '../../core/util/errorText';
 
 const TTL_MS = 60_000;
 
@@ -52,5 +53,5 @@ export function describeFailure(err: unknown, deadlineMs: number): string {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return err.name === 'TimeoutError' ? `no answer within ${deadlineMs / 1000}s` : 'cancelled';
   }
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }

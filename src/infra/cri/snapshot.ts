@@ -21,6 +21,7 @@ import { CriError } from './criError';
 import { GrpcCode } from './grpc/status';
 import type { CriCallOptions, CriCallTiming, CriReader } from './reader';
 import { DEFAULT_CRI_DEADLINE_MS } from './reader';
+import { errorText } from '../../core/util/errorText';
 
 export interface SnapshotOptions {
   /** Per-call deadline (default 5 s). */
@@ -56,7 +57,7 @@ const RUNTIME_LIST_METHODS = ['Version', 'ListPodSandbox', 'ListContainers'];
 
 function toSnapshotError(error: unknown, method: string, id: string | undefined): SnapshotError {
   const e =
-    error instanceof CriError ? error : new CriError(GrpcCode.UNKNOWN, error instanceof Error ? error.message : String(error), method, 0);
+    error instanceof CriError ? error : new CriError(GrpcCode.UNKNOWN, errorText(error), method, 0);
   return { method: e.method || method, ...(id !== undefined ? { id } : {}), code: e.code, codeName: e.codeName, message: e.detail, ms: e.durationMs };
 }
 

@@ -20,6 +20,7 @@ import { proxyAbortError } from '../kube/nodeProxy';
 import { collectKubeletLog, type KubeletLogPlan } from './collectKubeletLog';
 import { fetchKubeletEndpoint } from './fetchKubeletEndpoint';
 import type { KubeletEndpoint } from './fetchKubeletEndpoint';
+import { errorText } from '../../core/util/errorText';
 
 export type EvidenceStage = 'api' | 'kubelet' | 'metricsLater' | 'node';
 
@@ -82,7 +83,7 @@ export const KUBELET_ENDPOINTS = {
 };
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 /** An API read (events, pod count): RBAC refusals are `forbidden`, everything else `failed` with the cause. */

@@ -13,6 +13,7 @@ import type { KubeGateway } from '../kube/gateway';
 import { queryKubeletLog } from '../kube/kubeletLogQuery';
 import { proxyAbortError } from '../kube/nodeProxy';
 import { nextTurn } from './cpuTurns';
+import { errorText } from '../../core/util/errorText';
 
 export const DEFAULT_LOG_WINDOW_MINUTES = 30;
 /** A busy -v=4 kubelet writes a few MB in 30 minutes; past this the log is cut at a whole line. */
@@ -73,7 +74,7 @@ function windowText(how: string, minutes: number): string {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 async function evidenceOf(text: string, origin: KubeletLogOrigin, window: string, cut: string | undefined, ms: number, signal: AbortSignal): Promise<CollectedLog> {

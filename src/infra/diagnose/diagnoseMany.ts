@@ -7,6 +7,7 @@ import type { Diagnosis } from '../../core/diagnose/diagnosis';
 import type { NodeEvidence } from '../../core/diagnose/evidence';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import { nextTurn } from './cpuTurns';
+import { errorText } from '../../core/util/errorText';
 
 export interface NodeRef {
   context: string;
@@ -66,7 +67,7 @@ export async function diagnoseMany<N extends NodeRef>(options: DiagnoseManyOptio
         outcome = { node, kind: 'done', diagnosis: diagnose(evidence), ms: Math.round(performance.now() - started) };
       } catch (error) {
         if (cancelled) return;
-        outcome = { node, kind: 'failed', error: error instanceof Error ? error.message : String(error), ms: Math.round(performance.now() - started) };
+        outcome = { node, kind: 'failed', error: errorText(error), ms: Math.round(performance.now() - started) };
       }
       outcomes.push(outcome);
       finished.add(node);

@@ -6,6 +6,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_FILES, EvidenceBundleError, evidenceFromBundle, type BundleFileKey, type BundleFiles, type BundleReading } from '../../core/diagnose/bundle';
+import { errorText } from '../../core/util/errorText';
 
 /** Larger than any real /metrics (a few MB) or goroutine dump (tens of MB on a busy kubelet). */
 export const MAX_BUNDLE_FILE_BYTES = 256 * 1024 * 1024;
@@ -18,7 +19,7 @@ export async function writeEvidenceBundle(dir: string, files: BundleFiles): Prom
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new EvidenceBundleError(`${dir} already exists: an evidence bundle is written to a new folder`);
-    throw new EvidenceBundleError(`cannot create ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new EvidenceBundleError(`cannot create ${dir}: ${errorText(e)}`);
   }
   const written: string[] = [];
   for (const key of KEYS) {
@@ -38,7 +39,7 @@ export async function readEvidenceBundle(dir: string): Promise<BundleReading> {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new EvidenceBundleError(`no evidence bundle at ${dir}: the folder does not exist`);
     if (code === 'ENOTDIR') throw new EvidenceBundleError(`${dir} is a file: --evidence takes the bundle's folder`);
-    throw new EvidenceBundleError(`cannot read ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new EvidenceBundleError(`cannot read ${dir}: ${errorText(e)}`);
   }
   const files: BundleFiles = {};
   const mtimes: Record<string, number> = {};

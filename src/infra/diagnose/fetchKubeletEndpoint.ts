@@ -6,6 +6,7 @@ import type { Fetched } from '../../core/diagnose/evidence';
 import type { KubeGateway, NodeProxyResult } from '../kube/gateway';
 import { proxyAbortError } from '../kube/nodeProxy';
 import { nextTurn } from './cpuTurns';
+import { errorText } from '../../core/util/errorText';
 
 export interface KubeletEndpoint<T> {
   /** Path under /api/v1/nodes/{node}/proxy, with its query. */
@@ -30,7 +31,7 @@ function parsed<T>(endpoint: KubeletEndpoint<T>, body: string, httpStatus: numbe
   try {
     return { status: 'ok', value: endpoint.parse(body, httpStatus), ms };
   } catch (err) {
-    return { status: 'failed', message: `${endpoint.path}: the kubelet's answer did not parse: ${err instanceof Error ? err.message : String(err)}`, ms };
+    return { status: 'failed', message: `${endpoint.path}: the kubelet's answer did not parse: ${errorText(err)}`, ms };
   }
 }
 
@@ -62,7 +63,7 @@ export async function fetchKubeletEndpoint<T>(endpoint: KubeletEndpoint<T>, requ
   } catch (err) {
     if (request.signal.aborted) throw err;
     // A gateway that throws (a node name it refuses, say) still leaves a status for this source.
-    return { status: 'failed', message: `${endpoint.path}: ${err instanceof Error ? err.message : String(err)}`, ms: Math.round(performance.now() - started) };
+    return { status: 'failed', message: `${endpoint.path}: ${errorText(err)}`, ms: Math.round(performance.now() - started) };
   }
   // Parsing is the CPU-heavy part: wait for a turn so that many nodes' answers do not block the loop together.
   if (result.kind === 'ok' || result.kind === 'httpError') {

@@ -3,6 +3,7 @@
 
 import type { ClusterError } from './gateway';
 import { KubeConfigError } from './kubeconfig';
+import { errorText } from '../../core/util/errorText';
 
 /** A non-2xx answer from the API server, with the raw body (usually a metav1.Status). */
 export class KubeHttpError extends Error {
@@ -100,7 +101,7 @@ function hostPort(server: string): string {
 }
 
 function text(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 export function toClusterError(err: unknown, ctx: RequestContext): ClusterError {

@@ -20,6 +20,7 @@ import {
 import type { NodeProbeReport, ProbeOutcome } from '../../core/node/nodeSnapshotTypes';
 import type { ExecResult, RemoteHost } from '../remote';
 import { probeCommands } from '../ssh/command';
+import { errorText } from '../../core/util/errorText';
 
 export type { NodeProbeReport, ProbeOutcome } from '../../core/node/nodeSnapshotTypes';
 
@@ -52,7 +53,7 @@ async function probe<T>(
     return { status: 'ok', value: parse(result), durationMs: result.durationMs };
   } catch (error) {
     if (options.signal?.aborted === true) throw error;
-    return { status: 'failed', error: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
+    return { status: 'failed', error: errorText(error), durationMs: elapsed() };
   }
 }
 

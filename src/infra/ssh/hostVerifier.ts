@@ -6,6 +6,7 @@
 import type { Logger } from '../../core/util/logger';
 import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, SshConfigError, type SshError } from './errors';
 import { loadKnownHosts, rememberHostKey, verifyHostKey, type HostKeyVerdict, type KnownHostsFiles } from './knownHosts';
+import { errorText } from '../../core/util/errorText';
 
 export interface UnknownHostQuestion {
   host: string;
@@ -100,7 +101,7 @@ export function createHostCheck(options: HostCheckOptions): HostCheck {
         (error: unknown) => {
           // Any failure while checking (unreadable file, confirmation threw) refuses the key.
           refusal = new SshConfigError(
-            `host key of ${options.host}:${options.port} could not be checked, so it was refused: ${error instanceof Error ? error.message : String(error)}`,
+            `host key of ${options.host}:${options.port} could not be checked, so it was refused: ${errorText(error)}`,
             `${options.host}:${options.port}`,
             { cause: error },
           );

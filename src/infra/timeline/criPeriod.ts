@@ -17,6 +17,7 @@ import { CriError } from '../cri/criError';
 import { GrpcCriClient } from '../cri/criClient';
 import type { CriReader } from '../cri/reader';
 import { containerStateOfCri } from '../../core/pleg/criContainerState';
+import { errorText } from '../../core/util/errorText';
 
 const POD_UID_LABEL = 'io.kubernetes.pod.uid';
 
@@ -53,7 +54,7 @@ export function kubeletErrorText(error: unknown): string {
     if (error.code === 4) return DEADLINE_EXCEEDED_TEXT;
     return `rpc error: code = ${goCodeName(error.codeName)} desc = ${error.detail}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /** How a failed call ended, for the stall detector: the deadline, refused (no runtime there), or an answer. */

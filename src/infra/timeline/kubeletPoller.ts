@@ -8,6 +8,7 @@ import type { KubeletSample, SessionReady } from '../../core/timeline/session';
 import { fetchKubeletEndpoint, type KubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
 import type { KubeGateway } from '../kube/gateway';
 import { timeoutSignal } from '../../core/util/deadlineSignal';
+import { errorText } from '../../core/util/errorText';
 
 const METRICS_ENDPOINT: KubeletEndpoint<string> = { path: '/metrics', parse: (body) => body };
 
@@ -70,6 +71,6 @@ export async function fetchNode(target: KubeletPollTarget, signal: AbortSignal):
   } catch (err) {
     if (signal.aborted) throw err;
     if (timeout.aborted) return { error: `GET node ${target.node} gave no answer within ${target.timeoutMs} ms` };
-    return { error: err instanceof Error ? err.message : String(err) };
+    return { error: errorText(err) };
   }
 }

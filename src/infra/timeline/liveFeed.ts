@@ -32,6 +32,7 @@ import { fetchPodStatus, listRuntime, PeriodAbortedError, type CallObserver } fr
 import { watchContainerEvents } from './eventStream';
 import { fetchNode, readNode, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
 import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
+import { errorText } from '../../core/util/errorText';
 
 export const DEFAULT_METRICS_INTERVAL_MS = 5_000;
 export const DEFAULT_KUBE_TIMEOUT_MS = 10_000;
@@ -59,8 +60,6 @@ export interface LiveFeedOptions {
   tickMs?: number;
 }
 
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   const { signal, onDelta } = options;

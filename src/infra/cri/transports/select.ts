@@ -19,6 +19,7 @@ import { diagnoseSocket } from '../socketDiagnosis';
 import { CrictlReader } from './crictl';
 import { execRelayClient } from './execRelay';
 import { unixSocketClient } from './unixSocket';
+import { errorText } from '../../../core/util/errorText';
 
 export type TransportKind = 'unixSocket' | 'execRelay' | 'crictl';
 
@@ -146,7 +147,7 @@ export async function selectTransport(host: RemoteHost, options: SelectTransport
       client.close();
       // A cancelled probe says nothing about the transport: stop selecting instead of trying the next one.
       if (signal?.aborted === true) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorText(error);
       attempts.push({ kind, ok: false, detail });
       logger.debug(`CRI transport ${kind} failed: ${detail}`);
       return undefined;
