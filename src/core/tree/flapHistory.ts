@@ -57,3 +57,8 @@ export function flapText(summary: FlapSummary, t: Localize): string {
   const minutes = Math.round(summary.windowS / 60);
   return summary.atLeast ? t('flapped ≥{0}× in {1} min', summary.count, minutes) : t('flapped {0}× in {1} min', summary.count, minutes);
 }
+
+/** "3×", "≥3×" or "–" (no NotReady transition in the window): the count alone, for a table column. */
+export function flapCount(summary: FlapSummary): string {
+  return summary.count === 0 ? '–' : `${summary.atLeast ? '≥' : ''}${summary.count}×`;
+}
