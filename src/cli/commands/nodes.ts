@@ -8,7 +8,7 @@ import { classifyNode } from '../../core/classify/classifyNode';
 import type { KubeNode } from '../../core/kube/objects';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { ClusterError, KubeGateway, NodeWatch, WatchState } from '../../infra/kube/gateway';
-import { countFlaps } from '../../core/tree/flapHistory';
+import { countFlaps, FLAP_WINDOW_S } from '../../core/tree/flapHistory';
 import { withDeadline } from '../../core/util/deadlineSignal';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
@@ -164,16 +164,25 @@ function firstSync(watch: NodeWatch, timeoutMs: number, signal: AbortSignal): Pr
 
 /**
  * Each row's NotReady transitions of the last 30 min, from its events, EVENT_CONCURRENCY at a time, all
- * within `timeoutMs` (and the user's interrupt). A node whose events do not come keeps "?" in the table;
+ * within `timeoutMs` (and the user's interrupt). As in the tree (host/cluster/flapTracker.ts), a node whose
+ * Ready condition has not changed within the window cannot have flapped in it: its events are not asked
+ * for, so a large cluster costs a few requests. A node whose events do not come keeps "?" in the table;
  * one line on stderr says how many and why.
  */
 async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeoutMs: number, io: CliIo): Promise<void> {
   const signal = withDeadline(io.signal, timeoutMs);
+  const since = now.getTime() - FLAP_WINDOW_S * 1000;
+  const ask: NodeRow[] = [];
+  for (const row of rows) {
+    const changed = Date.parse(row.classification.since ?? '');
+    if (Number.isFinite(changed) && changed < since) row.flaps = { count: 0, atLeast: false, windowS: FLAP_WINDOW_S };
+    else ask.push(row);
+  }
   let next = 0;
   let firstError: string | undefined;
   const worker = async (): Promise<void> => {
-    while (next < rows.length && !signal.aborted) {
-      const row = rows[next++];
+    while (next < ask.length && !signal.aborted) {
+      const row = ask[next++];
       if (row === undefined) return;
       try {
         row.flaps = countFlaps(await gateway.listNodeEvents(row.context, row.classification.name, signal), now);
@@ -182,7 +191,7 @@ async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeo
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(EVENT_CONCURRENCY, rows.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(EVENT_CONCURRENCY, ask.length) }, worker));
   const missing = rows.filter((r) => r.flaps === undefined).length;
   if (missing > 0) io.stderr.write(`pleg-doctor: nodes: the events of ${missing} of ${rows.length} nodes could not be read within ${formatMs(timeoutMs)} (FLAPS/30M "?")${firstError !== undefined ? `: ${firstError}` : ''}\n`);
 }

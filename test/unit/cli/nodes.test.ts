@@ -57,6 +57,7 @@ function gateway(
   events: Record<string, KubeEvent[] | Error> = {},
 ) {
   const watches: ScriptedWatch[] = [];
+  const eventLists: string[] = [];
   let disposed = false;
   let options: Parameters<GatewayFactory>[0];
   const factory: GatewayFactory = (o) => {
@@ -73,6 +74,7 @@ function gateway(
         return w;
       },
       listNodeEvents: (_context, node) => {
+        eventLists.push(node);
         const e = events[node];
         return e instanceof Error ? Promise.reject(e) : Promise.resolve(e ?? []);
       },
@@ -85,7 +87,7 @@ function gateway(
     };
     return gw;
   };
-  return { factory, watches, isDisposed: () => disposed, options: () => options };
+  return { factory, watches, isDisposed: () => disposed, options: () => options, eventLists: () => eventLists };
 }
 
 async function runTty(factory: GatewayFactory, args: string[]) {
@@ -111,7 +113,10 @@ async function run(factory: GatewayFactory, args: string[], abortAfterMs?: numbe
 
 describe('pleg-doctor nodes', () => {
   it('at a terminal: a table, worst first, a flapping Ready node among the NotReady ones, flaps counted; -o json the JSON lines', async () => {
-    const g = gateway({ prod: [{ afterMs: 1, state: { kind: 'synced', resourceVersion: '1' }, nodes }] }, undefined, 'prod', {
+    // Ready changed a minute ago on every node but worker-1 (whose events cannot hold a flap, so are not asked for).
+    const recent = new Date(Date.now() - 60_000).toISOString();
+    const moved = nodes.map((n) => (n.metadata?.name === 'worker-1' ? n : { ...n, status: { ...n.status, conditions: (n.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, lastTransitionTime: recent } : c)) } }));
+    const g = gateway({ prod: [{ afterMs: 1, state: { kind: 'synced', resourceVersion: '1' }, nodes: moved }] }, undefined, 'prod', {
       'worker-2': notReadyEvents('worker-2', 8),
       'ip-10-0-1-17.eu-west-1.compute.internal': notReadyEvents('ip-10-0-1-17.eu-west-1.compute.internal', 1),
       'worker-7': new Error('403 Forbidden: cannot list events'),
@@ -129,6 +134,8 @@ describe('pleg-doctor nodes', () => {
     ]);
     // The kubelet's nanosecond durations, cut to tenths for a person.
     expect(lines[1]).not.toMatch(/\d\.\d{2,}s/u);
+    expect(g.eventLists()).not.toContain('worker-1');
+    expect(g.eventLists()).toHaveLength(3);
     expect(r.err).toContain('the events of 1 of 4 nodes could not be read within 15s (FLAPS/30M "?"): 403 Forbidden: cannot list events');
     const json = await run(g.factory, ['-o', 'json']);
     expect(json.lines.map((l) => l['name'])).toEqual(['ip-10-0-1-17.eu-west-1.compute.internal', 'worker-1', 'worker-2', 'worker-7']);
