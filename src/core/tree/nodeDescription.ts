@@ -32,7 +32,9 @@ export function describeNode(c: NodeClassification, now: Date, t: Localize, flap
   const seconds = secondsSince(c.since, now);
   if (c.verdict === 'ready') {
     // Healthy nodes carry no age: 5,000 "Ready for 3d" rows would need refreshing every tick for nothing.
+    // A flapping one does: "Ready · 40s · flapped 8× in 30 min" says the Ready spell is a short one.
     parts.push(verdictShortName('ready', t));
+    if (isFlapping(flaps) && seconds !== undefined) parts.push(formatAge(seconds, t));
   } else if (c.readyStatus === 'missing') {
     parts.push(verdictShortName(c.verdict, t), t('no Ready condition'));
   } else {

@@ -82,10 +82,11 @@ export interface IconSpec {
   color?: string;
 }
 
-export function verdictIcon(verdict: Verdict): IconSpec {
+/** A Ready node that flaps (NotReady twice or more in the flap window) is no green check: it shows a restart loop. */
+export function verdictIcon(verdict: Verdict, flaps?: FlapSummary): IconSpec {
   switch (verdict) {
     case 'ready':
-      return { id: 'pass', color: 'charts.green' };
+      return isFlapping(flaps) ? { id: 'debug-restart', color: 'charts.orange' } : { id: 'pass', color: 'charts.green' };
     case 'pleg':
       return { id: 'pulse', color: 'charts.red' };
     case 'runtime-down':

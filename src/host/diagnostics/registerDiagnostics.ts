@@ -29,7 +29,7 @@ export function registerDiagnostics(services: Services, nodeAccess: NodeAccessRu
     }),
     vscode.commands.registerCommand(CommandIds.diagnoseAllNotReady, async () => {
       const { diagnoseAllNotReady } = await loadKubeBundle();
-      await diagnoseAllNotReady({ session: services.session, results: diagnosisResults, logger });
+      await diagnoseAllNotReady({ session: services.session, results: diagnosisResults, logger, documents });
     }),
     vscode.commands.registerCommand(CommandIds.remediateNode, async (element?: TreeElement) => {
       await remediateNode(element, { session: services.session, logger });

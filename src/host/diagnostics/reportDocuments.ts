@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { t } from '../l10n';
 import { ReadOnlyDocuments } from '../documents/readOnlyDocuments';
-import { MAX_REPORTS, REPORT_SCHEME, reportUriParts } from './reportDocument';
+import { fleetReportUriParts, MAX_REPORTS, REPORT_SCHEME, reportUriParts } from './reportDocument';
 
 export class ReportDocuments extends ReadOnlyDocuments {
   constructor() {
@@ -13,6 +13,21 @@ export class ReportDocuments extends ReadOnlyDocuments {
       capacity: MAX_REPORTS,
       missingText: () => `${t('This PLEG Doctor report is no longer in memory (PLEG Doctor keeps the last {0}). Diagnose the node again.', MAX_REPORTS)}\n`,
     });
+  }
+
+  /** Stores a report without showing it (Diagnose All links to it from the fleet report). */
+  store(context: string, node: string, collectedAt: string, markdown: string): vscode.Uri {
+    const uri = vscode.Uri.from(reportUriParts(context, node, this.nextSequence(), collectedAt));
+    this.set(uri, markdown);
+    return uri;
+  }
+
+  /** Stores a fleet report and shows it rendered (its Markdown is one click away, the preview's Open Source). */
+  async openFleetReport(startedAt: string, markdown: string): Promise<vscode.Uri> {
+    const uri = vscode.Uri.from(fleetReportUriParts(this.nextSequence(), startedAt));
+    this.set(uri, markdown);
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+    return uri;
   }
 
   /** Stores a report, opens it as Markdown and shows its preview to the side. */

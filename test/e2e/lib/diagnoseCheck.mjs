@@ -76,9 +76,8 @@ async function readReport(page, node) {
  * The rendered preview: the Markdown preview is a webview, so find the frame whose h1 names the node and
  * return its headings (h1–h3) and whether the findings section holds `needle`.
  */
-async function readPreview(page, node, timeoutMs) {
+async function readPreview(page, node, timeoutMs, title = `PLEG Doctor report: ${node}`) {
   const deadline = Date.now() + timeoutMs;
-  const title = `PLEG Doctor report: ${node}`;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       const found = await frame
@@ -86,7 +85,9 @@ async function readPreview(page, node, timeoutMs) {
           const h1 = [...document.querySelectorAll('h1')].find((h) => (h.textContent ?? '').trim() === wanted);
           if (!h1) return undefined;
           const headings = [...document.querySelectorAll('h1, h2, h3')].map((h) => `${h.tagName.toLowerCase()} ${(h.textContent ?? '').trim()}`);
-          return { headings, tables: document.querySelectorAll('table').length, text: (document.body.textContent ?? '').slice(0, 4000) };
+          const rows = [...document.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('td, th')].map((c) => (c.textContent ?? '').trim()));
+          const links = [...document.querySelectorAll('a')].map((a) => ({ text: (a.textContent ?? '').trim(), href: a.getAttribute('href') ?? a.getAttribute('data-href') ?? '' }));
+          return { headings, tables: document.querySelectorAll('table').length, rows, links, text: (document.body.textContent ?? '').slice(0, 4000) };
         }, title)
         .catch(() => undefined);
       if (found) return found;
@@ -361,11 +362,12 @@ async function diagnosisUnder(page, node) {
 
 async function runDiagnoseAllCheck(ctx) {
   const { page, check, shot } = ctx;
-  await check(`(7e) ${DIAGNOSE_ALL_TITLE} from the palette: progress notification, summary, and verdict rows under the NotReady nodes (${ALL_FRESH_NOT_READY.join(', ')}) but not under the Ready ${ALL_READY_UNTOUCHED}`, async () => {
+  await check(`(7e) ${DIAGNOSE_ALL_TITLE} from the palette: progress notification, summary, a fleet report listing every node NotReady in the window, and verdict rows under the NotReady nodes (${ALL_FRESH_NOT_READY.join(', ')}) but not under the Ready ${ALL_READY_UNTOUCHED}`, async () => {
     await runPaletteCommand(page, 'View: Close All Editors');
     await clearNotifications(page);
     const rows = await nodeRows(page);
-    const notReady = rows.filter((r) => !/^Ready\b/.test(r.description)).map((r) => r.label);
+    // NotReady now, or Ready for a moment between flaps ("Ready · 30s · flapped 8× in 30 min"): both are diagnosed.
+    const notReady = rows.filter((r) => !/^Ready\b/.test(r.description) || /flapped/.test(r.description)).map((r) => r.label);
     for (const n of [...ALL_FRESH_NOT_READY, ALL_READY_UNTOUCHED]) assert(rows.some((r) => r.label === n), `${n} is not in the tree; node rows: ${rows.map((r) => r.label).join(', ')}`);
     for (const n of ALL_FRESH_NOT_READY) assert(notReady.includes(n), `${n} is not NotReady in the tree before the run (NotReady: ${notReady.join(', ')})`);
     assert(!notReady.includes(ALL_READY_UNTOUCHED), `${ALL_READY_UNTOUCHED} is not Ready in the tree`);
@@ -410,7 +412,20 @@ async function runDiagnoseAllCheck(ctx) {
     }
     const untouched = await diagnosisUnder(page, ALL_READY_UNTOUCHED);
     assert(!untouched.group, `${DIAGNOSE_ALL_TITLE} put a Diagnosis row under the Ready node ${ALL_READY_UNTOUCHED}`);
-    return `"${progress.message || progress.source}" → ${summary.severity} "${summary.message}" after ${elapsed} ms; ${seen.join('; ')}; none under ${ALL_READY_UNTOUCHED}`;
+
+    // The fleet report: rendered, one table row per node of the run, each node linked to its report.
+    const fleet = await readPreview(page, '', 20_000, 'PLEG Doctor fleet report');
+    await shot('7e-fleet-report');
+    const fleetNodes = fleet.rows.map((r) => r[0]).filter((n) => /^(prod-eu|staging)-node-\d+$/.test(n));
+    const missing = notReady.filter((n) => !fleetNodes.includes(n));
+    assert(missing.length === 0, `the fleet report lacks ${missing.join(', ')}; its rows: ${fleetNodes.join(', ')}`);
+    assert(!fleetNodes.includes(ALL_READY_UNTOUCHED), `the fleet report lists the Ready node ${ALL_READY_UNTOUCHED}`);
+    assert(fleetNodes.length === new Set(fleetNodes).size, `a node is listed twice in the fleet report: ${fleetNodes.join(', ')}`);
+    const unlinked = fleetNodes.filter((n) => !fleet.links.some((l) => l.text === n && l.href.includes(`${n}.pleg-report.md`)));
+    assert(unlinked.length === 0, `fleet report rows without a link to their report: ${unlinked.join(', ')}; links: ${JSON.stringify(fleet.links.slice(0, 6))}`);
+    assert(fleet.headings.some((h) => h.startsWith('h2 ') && /\(\d+ nodes?\)$/.test(h)), `the fleet report has no cause groups: ${fleet.headings.join(' | ')}`);
+    await runPaletteCommand(page, 'View: Close All Editors');
+    return `"${progress.message || progress.source}" → ${summary.severity} "${summary.message}" after ${elapsed} ms; ${seen.join('; ')}; none under ${ALL_READY_UNTOUCHED}; fleet report: ${fleet.headings.filter((h) => h.startsWith('h2 ')).join(' | ')}`;
   });
 }
 
