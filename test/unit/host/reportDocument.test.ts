@@ -41,9 +41,9 @@ describe('bounded document contents', () => {
 
   it('holds the last MAX_REPORTS (250) reports', () => {
     const store = new BoundedContents(MAX_REPORTS);
-    for (let i = 1; i <= 25; i++) store.set(`r${i}`, String(i));
+    for (let i = 1; i <= 255; i++) store.set(`r${i}`, String(i));
     expect(MAX_REPORTS).toBe(250);
-    expect(store.size).toBe(20);
+    expect(store.size).toBe(250);
     expect(store.get('r5')).toBeUndefined();
     expect(store.get('r6')).toBe('6');
     store.clear();
