@@ -73,6 +73,17 @@ function remediation(ids: string[]): Remediation[] {
 
 const REFS = ['kubernetes/kubernetes#45419', 'kubernetes/kubernetes#94829'];
 
+/**
+ * Why the report cannot name the pod without the node side, and what would. The goroutine dump prints
+ * GetPodStatus's pod UID, name and namespace as string pointers and lengths only (Go tracebacks never
+ * print string contents); the kubelet does not log a failed PodSandboxStatus (cri-client
+ * remote_runtime.go, podSandboxStatusV1 returns the error unlogged) and logs the pod whose inspection
+ * failed only at -v=4 ("PLEG: Ignoring events for pod", pleg/generic.go, Relist); the metrics count calls
+ * per operation, not per pod. The CRI snapshot asks every sandbox and container on its own call.
+ */
+export const WHICH_POD =
+  'Which pod: the evidence read does not name it (the goroutine dump shows only pointers to the pod’s UID, name and namespace; the kubelet does not log a failed PodSandboxStatus and logs the pod whose inspection failed only at -v=4, "PLEG: Ignoring events for pod"). The node side’s CRI snapshot names it: it asks each sandbox and container on its own call.';
+
 export const stuckContainerCheck: Check = {
   id: 'stuck-container',
   title: 'One container or shim stuck',
@@ -97,7 +108,7 @@ export const stuckContainerCheck: Check = {
           direct.push(errorsLine(ctx, op));
           direct.push({
             origin: op.window === 'interval' && slow.window === 'between the scrapes' ? 'metricsLater' : 'metrics',
-            text: `${quoted(`kubelet_runtime_operations_duration_seconds{operation_type="${op.name}"}`)}: ${plural(slow.count, 'call')} ${slow.window} took ≈${approxSeconds(slow.meanSeconds)} (runtimeRequestTimeout ${seconds(ctx.runtimeRequestTimeoutMs / 1000)})`,
+            text: `${quoted(`kubelet_runtime_operations_duration_seconds{operation_type="${op.name}"}`)}: ${plural(slow.count, 'call')} ${slow.window} took ≈${approxSeconds(slow.meanSeconds)} each on average (runtimeRequestTimeout ${seconds(ctx.runtimeRequestTimeoutMs / 1000)})`,
           });
         }
       }
@@ -117,7 +128,7 @@ export const stuckContainerCheck: Check = {
         const multiple = Math.max(1, Math.round(long.meanSeconds / timeout));
         supporting.push({
           origin: 'metrics',
-          text: `${quoted('kubelet_pleg_relist_duration_seconds')}: ${plural(long.count, 'relist')} took ≈${approxSeconds(long.meanSeconds)} (≈ ${multiple} × the ${seconds(timeout)} CRI deadline)`,
+          text: `${quoted('kubelet_pleg_relist_duration_seconds')}: ${plural(long.count, 'relist')} since the kubelet started took ≈${approxSeconds(long.meanSeconds)} each on average (≈ ${multiple} × the ${seconds(timeout)} CRI deadline)`,
         });
       }
     }
@@ -158,7 +169,7 @@ export const stuckContainerCheck: Check = {
         cause: 2,
         severity: ctx.plegUnhealthy || relistHangs ? 'problem' : 'warning',
         title: STUCK_POD_TITLE,
-        summary,
+        summary: ids.length > 0 ? summary : `${summary} ${WHICH_POD}`,
         evidence: [...direct, ...supporting],
         remediation: remediation(ids),
         refs: REFS,
