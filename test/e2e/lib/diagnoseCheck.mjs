@@ -291,7 +291,7 @@ const DIAGNOSE_ALL_TITLE = 'Diagnose All NotReady Nodes';
 const ALL_FRESH_NOT_READY = ['prod-eu-node-03', 'prod-eu-node-11'];
 // A Ready node no earlier check diagnosed: Diagnose All must leave it alone.
 const ALL_READY_UNTOUCHED = 'prod-eu-node-02';
-const VERDICT_WORDS = new Set(['ok', 'warning', 'fails', 'unknown']);
+const VERDICT_WORDS = new Set(['ok', 'warning', 'fails', 'unknown', 'not applicable']);
 const EXPORT_NODE = DIAGNOSE_PLEG_NODE;
 
 /** The node rows of the two demo contexts (level 2), as the tree shows them now (contexts expanded). */
