@@ -1,5 +1,6 @@
-// Read-only Markdown documents for diagnosis reports (scheme pleg-doctor-report): opened in an editor and
-// rendered in the Markdown preview beside it. Content lives in memory only, for the last MAX_REPORTS.
+// Read-only Markdown documents for diagnosis reports (scheme pleg-doctor-report): shown rendered, in the
+// Markdown preview alone (its title bar's Open Source File shows the Markdown on demand), not the source and
+// the preview side by side. Content lives in memory only, for the last MAX_REPORTS.
 
 import * as vscode from 'vscode';
 import { t } from '../l10n';
@@ -30,12 +31,10 @@ export class ReportDocuments extends ReadOnlyDocuments {
     return uri;
   }
 
-  /** Stores a report, opens it as Markdown and shows its preview to the side. */
+  /** Stores a report and shows it rendered; its Markdown opens on demand from the preview. */
   async openReport(context: string, node: string, collectedAt: string, markdown: string): Promise<vscode.Uri> {
-    const uri = vscode.Uri.from(reportUriParts(context, node, this.nextSequence(), collectedAt));
-    // Always the first column, so the preview opens beside it even when an earlier preview has the focus.
-    await this.open(uri, markdown, { languageId: 'markdown', viewColumn: vscode.ViewColumn.One });
-    await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+    const uri = this.store(context, node, collectedAt, markdown);
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
     return uri;
   }
 }

@@ -63,10 +63,20 @@ async function waitForDiagnosis(page, node, timeoutMs) {
   throw new Error(`no diagnosis notification for ${node} within ${timeoutMs} ms; on screen: ${await describePrompts(page)}`);
 }
 
-/** The report's text, read from its editor (group 1) once its tab is open. */
+/**
+ * The report's Markdown. The report opens rendered only (its preview tab); its source is on demand, from the
+ * preview's Open Source File, which is what this does. Throws when a source editor was open before that:
+ * the report must not open as source and preview side by side.
+ */
 async function readReport(page, node) {
   const label = reportLabel(node);
   await page.locator('.part.editor .tabs-container .tab', { hasText: label }).first().waitFor({ timeout: 15_000 });
+  const sourceTabs = async () => (await readEditorTabs(page)).filter((t) => (t.label || '').trim() === label || (t.aria || '').startsWith(label));
+  const before = await sourceTabs();
+  assert(before.length === 0, `the report of ${node} opened as Markdown source too (tabs: ${JSON.stringify(await readEditorTabs(page))}); it should open rendered only`);
+  await runPaletteCommand(page, 'Markdown: Open Source File');
+  const deadline = Date.now() + 10_000;
+  while ((await sourceTabs()).length === 0 && Date.now() < deadline) await sleep(200);
   await sleep(300);
   const text = await readActiveEditorText(page);
   return text.replace(/\r\n/g, '\n');
@@ -163,10 +173,10 @@ export async function runDiagnoseChecks(ctx) {
     const started = Date.now();
     const { toast, progressSeen } = await waitForDiagnosis(page, DIAGNOSE_PLEG_NODE, DIAGNOSIS_TIMEOUT_MS);
     const elapsed = Date.now() - started;
-    const text = await readReport(page, DIAGNOSE_PLEG_NODE);
     const preview = await readPreview(page, DIAGNOSE_PLEG_NODE, 20_000);
     await shot('7a-diagnosis-report');
     await readmeReportShot(page, shot, log);
+    const text = await readReport(page, DIAGNOSE_PLEG_NODE);
     const headline = toast.message.slice(`${DIAGNOSE_PLEG_NODE}: `.length);
     const requests = prod.server.requestLog.filter((r) => r.includes(`/api/v1/nodes/${DIAGNOSE_PLEG_NODE}/proxy/`));
     log(`report of ${DIAGNOSE_PLEG_NODE}:\n${text.split('\n').slice(0, 40).join('\n')}`);
@@ -196,9 +206,9 @@ export async function runDiagnoseChecks(ctx) {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: DIAGNOSE_READY_NODE }).first().waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
     const { toast } = await waitForDiagnosis(page, DIAGNOSE_READY_NODE, DIAGNOSIS_TIMEOUT_MS);
-    const text = await readReport(page, DIAGNOSE_READY_NODE);
     const preview = await readPreview(page, DIAGNOSE_READY_NODE, 20_000);
     await shot('7b-ready-node-report');
+    const text = await readReport(page, DIAGNOSE_READY_NODE);
     assert(!(await readQuickInput(page)), 'a quick input is still open after the diagnosis');
     assert(text.startsWith(`# PLEG Doctor report: ${DIAGNOSE_READY_NODE}\n`), `the report does not start with "# PLEG Doctor report: ${DIAGNOSE_READY_NODE}": ${JSON.stringify(text.slice(0, 120))}`);
     assert(section(text, 'Findings') === 'No problem found.', `the Findings section is not exactly "No problem found.":\n${(section(text, 'Findings') ?? '(none)').slice(0, 800)}`);
@@ -217,7 +227,7 @@ export async function runDiagnoseChecks(ctx) {
     try {
       await sleep(1_500);
       await clearNotifications(page);
-      const tabsBefore = (await readEditorTabs(page)).filter((t) => t.aria.startsWith(reportLabel(CANCEL_NODE))).length;
+      const tabsBefore = (await readEditorTabs(page)).filter((t) => t.aria.includes(reportLabel(CANCEL_NODE))).length;
       await page.mouse.move(5, 5);
       await pickContextMenuItem(page, rowLocator(page, CANCEL_NODE).first().locator('.label-name'), COMMAND_TITLE);
       const progress = page.locator('.notifications-toasts .notification-toast-container', { hasText: `Diagnosing ${CANCEL_NODE}` }).first();
@@ -236,7 +246,7 @@ export async function runDiagnoseChecks(ctx) {
       await shot('7c-cancelled');
       const errors = (await readToasts(page)).filter((t) => t.severity === 'error');
       await sleep(1_000);
-      const tabsAfter = (await readEditorTabs(page)).filter((t) => t.aria.startsWith(reportLabel(CANCEL_NODE))).length;
+      const tabsAfter = (await readEditorTabs(page)).filter((t) => t.aria.includes(reportLabel(CANCEL_NODE))).length;
       assert(cancelled, `no "Diagnosis of ${CANCEL_NODE} cancelled" notification within 10 s of Cancel; on screen: ${await describePrompts(page)}`);
       assert(latency <= CANCEL_BOUND_MS, `"Diagnosis of ${CANCEL_NODE} cancelled" came ${latency} ms after Cancel (bound ${CANCEL_BOUND_MS} ms)`);
       assert(cancelled.severity === 'info', `the cancel notification is ${cancelled.severity}, not information`);
