@@ -497,7 +497,7 @@ async function runExportBundleCheck(ctx) {
     const count = /\((\d+) files\)$/.exec(written.message);
     assert(count && Number(count[1]) === files.length, `the notification says "${written.message}" but the folder holds ${files.length} files: ${files.join(', ')}`);
     // The demo's kubelet answers every endpoint; the node side is skipped (no node access for prod-eu).
-    const expected = ['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics-later.txt', 'metrics.txt', 'node.json'];
+    const expected = ['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics-later.txt', 'metrics.txt', 'node.json', 'report.md'];
     const missing = expected.filter((f) => !files.includes(f));
     assert(missing.length === 0, `the bundle lacks ${missing.join(', ')} (it has ${files.join(', ')})`);
     assert(!files.includes('snapshot.json') && !files.includes('probes.json'), `the bundle has node-side files although the node side was skipped: ${files.join(', ')}`);
@@ -511,6 +511,7 @@ async function runExportBundleCheck(ctx) {
     assert(Array.isArray(json('events.json').items), 'events.json is not an EventList');
     assert(/^# (HELP|TYPE) /m.test(read('metrics.txt')) && read('metrics.txt').includes('kubelet_pleg_'), 'metrics.txt is not the kubelet /metrics (no kubelet_pleg_ series)');
     assert(read('goroutines.txt').startsWith('goroutine '), 'goroutines.txt is not a goroutine dump');
+    assert(read('report.md').startsWith(`# PLEG Doctor report: ${EXPORT_NODE}\n`), 'report.md is not the rendered report of the node');
 
     // The same folder judged again, outside VS Code: the verdicts must be those the tree shows for the node.
     const cli = join(REPO, 'dist/cli.js');
@@ -525,7 +526,8 @@ async function runExportBundleCheck(ctx) {
     const word = { ok: 'ok', warn: 'warning', fail: 'fails', unknown: 'unknown' };
     const cliVerdicts = judged.checks.map((c) => word[c.verdict]).sort();
     const { checks } = await diagnosisUnder(page, EXPORT_NODE);
-    const treeVerdicts = checks.map((c) => c.description).sort();
+    // The JSON keeps its fixed four verdicts, where a check that does not apply is "ok"; the tree says "not applicable".
+    const treeVerdicts = checks.map((c) => (c.description === 'not applicable' ? 'ok' : c.description)).sort();
     assert(judged.checks.some((c) => c.verdict === 'fail'), `the CLI finds no failing check in the bundle of ${EXPORT_NODE}: ${judged.checks.map((c) => `${c.id}=${c.verdict}`).join(', ')}`);
     assert(JSON.stringify(cliVerdicts) === JSON.stringify(treeVerdicts), `the CLI's verdicts on the bundle differ from the tree's for ${EXPORT_NODE}:\n CLI  ${cliVerdicts.join(', ')}\n tree ${treeVerdicts.join(', ')}`);
     const tally = (list) => [...VERDICT_WORDS].map((w) => `${list.filter((v) => v === w).length} ${w}`).join(', ');
