@@ -426,7 +426,7 @@ async function runDiagnoseAllCheck(ctx) {
     // The fleet report: rendered, one table row per node of the run, each node linked to its report.
     const fleet = await readPreview(page, '', 20_000, 'PLEG Doctor fleet report');
     await shot('7e-fleet-report');
-    const fleetNodes = fleet.rows.map((r) => r[0]).filter((n) => /^(prod-eu|staging)-node-\d+$/.test(n));
+    const fleetNodes = fleet.rows.map((r) => (r[0] ?? '').split(' · ')[0]).filter((n) => /^(prod-eu|staging)-node-\d+$/.test(n));
     const missing = notReady.filter((n) => !fleetNodes.includes(n));
     assert(missing.length === 0, `the fleet report lacks ${missing.join(', ')}; its rows: ${fleetNodes.join(', ')}`);
     assert(!fleetNodes.includes(ALL_READY_UNTOUCHED), `the fleet report lists the Ready node ${ALL_READY_UNTOUCHED}`);

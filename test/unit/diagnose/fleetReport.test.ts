@@ -33,9 +33,9 @@ describe('fleet report', () => {
 
   it('says what was run and how far it got; a flapping Ready node with its flaps; the key evidence of the cause; a link to the report', () => {
     expect(md).toContain('started 2026-11-22T10:00:00.000Z · 3 of 5 nodes diagnosed (cancelled)');
-    expect(md).toContain('| prod | Ready, flapped 5× in 30 min | Ready: no problem found |');
-    expect(md).toContain('[node-07](<pleg-doctor-report:/prod/node-07.pleg-report.md?n=3&collected=x>)');
-    expect(md).toMatch(/\| node-09 \| prod \| PLEG \| NotReady \(PLEG\): one pod's status calls time out: a stuck container or shim \| goroutines: relist goroutine 321 \\\[select, 2 minutes\\\] blocked in `PodSandboxStatus`/u);
-    expect(md).toContain('| node-11 | prod | No heartbeat | not diagnosed | no answer \\| within 15s |');
+    expect(md).toContain('| node-05 · prod | Ready, flapped 5× in 30 min | Ready: no problem found |');
+    expect(md).toContain('| [node-07](<pleg-doctor-report:/prod/node-07.pleg-report.md?n=3&collected=x>) · prod | PLEG |');
+    expect(md).toMatch(/\| node-09 · prod \| PLEG \| goroutines: relist goroutine 321 \\\[select, 2 minutes\\\] blocked in `PodSandboxStatus`/u);
+    expect(md).toContain('| node-11 · prod | No heartbeat | no answer \\| within 15s |');
   });
 });

@@ -89,11 +89,12 @@ export function renderFleetReport(report: FleetReport): string {
   if (report.rows.length === 0) lines.push('No node was diagnosed.', '');
   for (const group of ordered) {
     lines.push(`## ${richInline(group.title)} (${group.rows.length === 1 ? '1 node' : `${group.rows.length} nodes`})`, '');
-    lines.push('| Node | Context | State | Headline | Key evidence |', '|---|---|---|---|---|');
+    // Three columns fit an editor beside the side bar: the group names the cause (so no headline column), and
+    // the context goes with the node it qualifies.
+    lines.push('| Node | State | Key evidence |', '|---|---|---|');
     for (const row of group.rows) {
-      const nodeCell = row.outcome.kind === 'done' ? link(row.node, row.outcome.reportLink) : escapeInline(row.node);
-      const headline = row.outcome.kind === 'done' ? row.outcome.diagnosis.headline : 'not diagnosed';
-      lines.push(`| ${nodeCell} | ${[row.context, stateText(row), headline, keyEvidence(row)].map(tableCell).join(' | ')} |`);
+      const nodeCell = `${row.outcome.kind === 'done' ? link(row.node, row.outcome.reportLink) : escapeInline(row.node)} · ${tableCell(row.context)}`;
+      lines.push(`| ${nodeCell} | ${tableCell(stateText(row))} | ${tableCell(keyEvidence(row))} |`);
     }
     lines.push('');
   }
