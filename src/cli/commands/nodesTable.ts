@@ -28,7 +28,7 @@ export function compareRows(a: NodeRow, b: NodeRow): number {
 }
 
 /** Longer cells are cut with "…": the table stays one line per node on an ordinary terminal. */
-const DETAIL_MAX = 72;
+const DETAIL_MAX = 80;
 
 function detail(c: NodeClassification): string {
   const text = roundGoDurations(c.verdict === 'ready' ? '' : c.message !== '' ? c.message : c.summary).replace(/\s+/gu, ' ').trim();

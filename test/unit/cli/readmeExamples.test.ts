@@ -46,11 +46,14 @@ function examples(): Example[] {
 
 const prod = DEMO_CONTEXTS.find((c) => c.context === 'prod-eu');
 
-/** The table the static demo shows `afterS` seconds after the moment `s` (its nodes frozen at `s`). */
-function tableAt(s: number, afterS: number): string {
+/**
+ * The table the static demo shows `afterS` seconds after the moment `s`, its nodes frozen when it started,
+ * `startS` after `s` (the stand-ins take a moment to start: a node's last status tick must not fall in it).
+ */
+function tableAt(s: number, afterS: number, startS = 0): string {
   const origin = 0;
   const rows: NodeRow[] = (prod?.nodes ?? []).map((n) => {
-    const node = demoNodeAt(n, origin, s * 1000);
+    const node = demoNodeAt(n, origin, (s + startS) * 1000);
     const events = readyTransitions(n, origin, (s - 3600) * 1000, s * 1000).map((tr, i) => readyEvent(n, tr.ready, tr.atMs, i));
     const now = new Date((s + afterS) * 1000);
     return { context: 'prod-eu', classification: classifyNode(node, now), flaps: countFlaps(events, now) };
@@ -67,7 +70,7 @@ function steadyMoment(): number {
     const table = tableAt(s, 0);
     const status = (node: string) => table.split('\n').find((l) => l.startsWith(`${node} `)) ?? '';
     if (!/\bPLEG\b/u.test(status('prod-eu-node-07')) || !/Runtime down/u.test(status('prod-eu-node-03')) || !/flapping/u.test(status('prod-eu-node-05'))) continue;
-    if ([1, 5, DRIFT_S].every((d) => tableAt(s, d) === table)) return s;
+    if ([1, 5, DRIFT_S].every((d) => tableAt(s, d) === table) && [0.5, 2].every((start) => tableAt(s, 0, start) === table)) return s;
   }
   throw new Error('the demo script changed: no steady moment with node-07 PLEG, node-03 runtime down and node-05 flapping');
 }
@@ -77,7 +80,9 @@ let dir: string;
 let kubeconfig: string;
 
 beforeAll(async () => {
-  demo = await startDemo({ live: false, originMs: Date.now() - steadyMoment() * 1000 });
+  // The moment first (its search takes a while), then the clock: the demo starts at that moment.
+  const moment = steadyMoment();
+  demo = await startDemo({ live: false, originMs: Date.now() - moment * 1000 });
   dir = mkdtempSync(join(tmpdir(), 'pleg-readme-'));
   kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(kubeconfig, demoKubeconfigYaml(demo.kubeconfigEntries()), { mode: 0o600 });
