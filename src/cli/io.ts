@@ -2,7 +2,8 @@
 
 export interface CliIo {
   /** Strings, or UTF-8 bytes (the logs command's batches). */
-  stdout: { write(chunk: string | Uint8Array): unknown };
+  /** `isTTY` true: a person reads it (a table or plain text by default); otherwise a program does. */
+  stdout: { write(chunk: string | Uint8Array): unknown; readonly isTTY?: boolean };
   stderr: { write(chunk: string): unknown };
   /** Reads all of standard input (for `-` file arguments). */
   readStdin(): Promise<string>;

@@ -10,7 +10,7 @@ import { bundleFilesOf, EvidenceBundleError, type RawKubeletBodies } from '../..
 import type { Diagnosis } from '../../core/diagnose/diagnosis';
 import type { NodeEvidence } from '../../core/diagnose/evidence';
 import { anyCheckFails, diagnosisJson } from '../../core/diagnose/verdicts';
-import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
+import { renderDiagnosisMarkdown, renderDiagnosisText } from '../../core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import type { KubeNode } from '../../core/kube/objects';
 import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
@@ -31,7 +31,7 @@ import { errorText } from '../../core/util/errorText';
 export type DiagnoseGatewayFactory = KubeGatewayFactory;
 
 export const DIAGNOSE_USAGE = `Usage: pleg-doctor diagnose --node NAME [--context NAME] [options]
-       pleg-doctor diagnose --evidence DIR [-o md|json]
+       pleg-doctor diagnose --evidence DIR [-o text|md|json]
 
 Collects one node's evidence and prints a report of the PLEG check catalog: the Node, its events and
 pod count; through the API server's node proxy the kubelet's /metrics (twice, an interval apart),
@@ -51,8 +51,10 @@ snapshot.json, probes.json; node.json is required) and nothing is contacted.
 Options:
   --node NAME              node name (required unless --evidence)
 ${CONTEXT_OPTION_HELP}  --evidence DIR           diagnose the evidence bundle in DIR instead of a live node
-  --save-evidence DIR      also write the collected evidence as a bundle to DIR (a new folder)
-  -o, --output FORMAT      md (default; also: markdown) | json: {"node", "checks": [{"id", "cause",
+  --save-evidence DIR      also write the collected evidence as a bundle to DIR (a new folder), with
+                           the report as report.md
+  -o, --output FORMAT      text (the default on a terminal: the report as plain text) | md (the default
+                           otherwise; also: markdown) | json: {"node", "checks": [{"id", "cause",
                            "verdict", "summary", "evidence"}]} with verdict ok | warn | fail | unknown
   --format FORMAT          the same as -o/--output (its earlier name, still accepted)
   --proxy-timeout MS       deadline of each kubelet endpoint request (default 15000)
@@ -85,7 +87,7 @@ interface DiagnoseArgs {
   node: string;
   saveEvidence?: string;
   kubeconfigs: string[];
-  format: 'markdown' | 'json';
+  format: ReportFormat | undefined;
   proxyTimeoutMs: number;
   metricsIntervalMs: number;
   logWindowMinutes: number;
@@ -102,8 +104,11 @@ function nonNegativeInt(name: string, text: string, max: number): number {
 
 export interface BundleArgs {
   evidence: string;
-  format: 'markdown' | 'json';
+  /** Absent: text on a terminal, Markdown otherwise. */
+  format: ReportFormat | undefined;
 }
+
+export type ReportFormat = 'text' | 'markdown' | 'json';
 
 const SPEC = {
   command: 'diagnose',
@@ -129,13 +134,13 @@ const SPEC = {
 /** Options that reach a live cluster or node: meaningless with --evidence. */
 const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh'] as const;
 
-const FORMATS: Readonly<Record<string, 'markdown' | 'json'>> = { md: 'markdown', markdown: 'markdown', json: 'json' };
+const FORMATS: Readonly<Record<string, ReportFormat>> = { text: 'text', md: 'markdown', markdown: 'markdown', json: 'json' };
 
 /** -o/--output, or --format (its earlier name): the same values; both given, they must agree. */
-function outputFormat(output: string | undefined, format: string | undefined): 'markdown' | 'json' {
-  const pick = (flag: string, value: string): 'markdown' | 'json' => {
+function outputFormat(output: string | undefined, format: string | undefined): ReportFormat | undefined {
+  const pick = (flag: string, value: string): ReportFormat => {
     const known = Object.hasOwn(FORMATS, value) ? FORMATS[value] : undefined;
-    if (known === undefined) throw new CliUsageError(`diagnose: ${flag} must be md, markdown or json, got ${JSON.stringify(value)}`);
+    if (known === undefined) throw new CliUsageError(`diagnose: ${flag} must be text, md, markdown or json, got ${JSON.stringify(value)}`);
     return known;
   };
   const fromOutput = output !== undefined ? pick('-o/--output', output) : undefined;
@@ -143,7 +148,7 @@ function outputFormat(output: string | undefined, format: string | undefined): '
   if (fromOutput !== undefined && fromFormat !== undefined && fromOutput !== fromFormat) {
     throw new CliUsageError(`diagnose: -o/--output ${output ?? ''} and --format ${format ?? ''} disagree (--format is the old name of -o/--output: give one)`);
   }
-  return fromOutput ?? fromFormat ?? 'markdown';
+  return fromOutput ?? fromFormat;
 }
 
 export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | BundleArgs | 'help' {
@@ -181,9 +186,11 @@ export function sshHostOf(node: KubeNode, name: string): string {
   return addresses.find((a) => a.type === 'InternalIP')?.address ?? addresses.find((a) => a.type === 'Hostname')?.address ?? name;
 }
 
-function print(io: CliIo, diagnosis: Diagnosis, format: 'markdown' | 'json'): number {
-  if (format === 'json') io.stdout.write(`${JSON.stringify(diagnosisJson(diagnosis), null, 2)}\n`);
-  else io.stdout.write(renderDiagnosisMarkdown(diagnosis).replace(/\n?$/, '\n'));
+/** A person at a terminal reads plain text; a pipe or file gets the Markdown it got before -o text existed. */
+function print(io: CliIo, diagnosis: Diagnosis, format: ReportFormat | undefined): number {
+  const chosen = format ?? (io.stdout.isTTY === true ? 'text' : 'markdown');
+  if (chosen === 'json') io.stdout.write(`${JSON.stringify(diagnosisJson(diagnosis), null, 2)}\n`);
+  else io.stdout.write((chosen === 'text' ? renderDiagnosisText(diagnosis) : renderDiagnosisMarkdown(diagnosis)).replace(/\n*$/, '\n'));
   return anyCheckFails(diagnosis) ? EXIT_CHECK_FAILS : 0;
 }
 
@@ -198,7 +205,7 @@ export async function diagnoseBundle(args: BundleArgs, io: CliIo): Promise<numbe
     return EXIT_NOT_DIAGNOSED;
   }
   for (const note of reading.notes) io.stderr.write(`pleg-doctor: diagnose: ${args.evidence}: ${note}\n`);
-  return print(io, diagnose(reading.evidence), args.format);
+  return print(io, diagnose(reading.evidence, { advice: 'cli' }), args.format);
 }
 
 export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): CliCommand {
@@ -247,6 +254,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
             : undefined;
         evidence = await collectNodeEvidence({
           ...evidenceTarget(gateway, context, node, args),
+          nodeProxyOffReason: '--no-node-proxy was given',
           ...(ssh !== undefined
             ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
             : { nodeSideSkipReason: 'no --ssh given' }),
@@ -260,10 +268,11 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       } finally {
         ssh?.pool.dispose();
       }
+      const diagnosis = diagnose(evidence, { advice: 'cli' });
       let bundleFailed = false;
       if (args.saveEvidence !== undefined) {
         try {
-          const written = await writeEvidenceBundle(args.saveEvidence, bundleFilesOf(evidence, raw));
+          const written = await writeEvidenceBundle(args.saveEvidence, bundleFilesOf(evidence, raw, renderDiagnosisMarkdown(diagnosis)));
           io.stderr.write(`pleg-doctor: diagnose: evidence bundle written to ${args.saveEvidence}: ${written.join(', ')}\n`);
         } catch (err) {
           io.stderr.write(`pleg-doctor: diagnose: could not write the evidence bundle: ${errorText(err)}\n`);
@@ -271,7 +280,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
         }
       }
       // The diagnosis is printed even when the bundle could not be written; the exit code says so.
-      const code = print(io, diagnose(evidence), args.format);
+      const code = print(io, diagnosis, args.format);
       return bundleFailed ? EXIT_NOT_DIAGNOSED : code;
     } finally {
       gateway.dispose();

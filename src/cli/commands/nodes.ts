@@ -1,34 +1,41 @@
-// `pleg-doctor nodes [--context C | --all-contexts] [--kubeconfig F]… [-o json] [--timeout D]`: the live
-// nodes of the kubeconfig's current context (or --context, or every context), each with its verdict, as
-// JSON lines. A context that does not sync before the deadline, or fails, gives one error line; the exit
-// code is then 1.
+// `pleg-doctor nodes [--context C | --all-contexts] [--kubeconfig F]… [-o table|json] [--timeout D]`: the
+// live nodes of the kubeconfig's current context (or --context, or every context), each with its verdict:
+// at a terminal a table, worst first, with each node's NotReady flaps of the last 30 min (its events);
+// otherwise, or with -o json, JSON lines. A context that does not sync before the deadline, or fails, gives
+// one error line; the exit code is then 1.
 
 import { classifyNode } from '../../core/classify/classifyNode';
 import type { KubeNode } from '../../core/kube/objects';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { ClusterError, KubeGateway, NodeWatch, WatchState } from '../../infra/kube/gateway';
+import { countFlaps, FLAP_WINDOW_S } from '../../core/tree/flapHistory';
+import { withDeadline } from '../../core/util/deadlineSignal';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
-import type { CliCommand } from '../io';
+import type { CliCommand, CliIo } from '../io';
 import { chooseContext, CONTEXT_OPTION_HELP, gatewayOptions, listKubeContexts } from '../kubeContext';
 import type { KubeGatewayFactory } from '../kubeContext';
 import { stderrLogger } from '../stderrLogger';
 import { classificationLine } from './classify';
 import { errorText } from '../../core/util/errorText';
+import { renderNodesTable, type NodeRow } from './nodesTable';
 
 export type GatewayFactory = KubeGatewayFactory;
 
-export const NODES_USAGE = `Usage: pleg-doctor nodes [--context NAME | --all-contexts] [--kubeconfig FILE]... [-o json]
+export const NODES_USAGE = `Usage: pleg-doctor nodes [--context NAME | --all-contexts] [--kubeconfig FILE]... [-o table|json]
                          [--timeout DURATION] [--fail-on-not-ready]
 
 Lists the nodes of the kubeconfig's current context (as \`kubectl get nodes\`), of --context, or of every
-context with --all-contexts, with their verdicts, one JSON line per node:
+context with --all-contexts, with their verdicts. At a terminal, a table: worst first (a node that went
+NotReady twice or more in the last 30 min counts as NotReady), with its NotReady transitions in that time
+(FLAPS/30M, from its NodeNotReady events; "?" when they could not be read). Otherwise, or with -o json,
+one JSON line per node:
 {"context","name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message"}
 and one line per context that failed: {"context","error":{"kind","message"}}.
 
 Options:
-${CONTEXT_OPTION_HELP}  --all-contexts           every context of the kubeconfig (lines in the kubeconfig's order)
-  -o, --output FORMAT      json: the JSON lines above (the default, and the only format for now)
+${CONTEXT_OPTION_HELP}  --all-contexts           every context of the kubeconfig (JSON lines in the kubeconfig's order)
+  -o, --output FORMAT      table (the default at a terminal) | json (the default otherwise: the lines above)
   --timeout DURATION       how long to wait for each context's first full list (default 15s; "20", "1m30s")
   --fail-on-not-ready      also exit 1 when any node's verdict is not "ready"
   -h, --help               show this help
@@ -54,9 +61,15 @@ const SPEC = {
 } as const;
 
 /** The formats of -o/--output. kubectl's `-o json` prints one List; this prints one JSON object per line. */
-const OUTPUT_FORMATS = ['json'] as const;
+const OUTPUT_FORMATS = ['table', 'json'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Event lists read at once for the table's flap counts. */
+const EVENT_CONCURRENCY = 8;
 
 interface NodesArgs {
+  /** Absent: a table at a terminal, JSON lines otherwise. */
+  output: OutputFormat | undefined;
   context?: string;
   allContexts: boolean;
   kubeconfigs: string[];
@@ -84,9 +97,10 @@ function parseNodesArgs(argv: readonly string[]): NodesArgs | 'help' {
   const { values } = parsed;
   if (values.context !== undefined && values['all-contexts'] === true) throw new CliUsageError('nodes: --context and --all-contexts exclude each other');
   if (values.output !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(values.output)) {
-    throw new CliUsageError(`nodes: -o/--output must be ${OUTPUT_FORMATS.join(', ')}, got ${JSON.stringify(values.output)}`);
+    throw new CliUsageError(`nodes: -o/--output must be ${OUTPUT_FORMATS.join(' or ')}, got ${JSON.stringify(values.output)}`);
   }
   return {
+    output: values.output as OutputFormat | undefined,
     ...(values.context !== undefined ? { context: values.context } : {}),
     allContexts: values['all-contexts'] === true,
     kubeconfigs: values.kubeconfig ?? [],
@@ -149,6 +163,40 @@ function firstSync(watch: NodeWatch, timeoutMs: number, signal: AbortSignal): Pr
   });
 }
 
+/**
+ * Each row's NotReady transitions of the last 30 min, from its events, EVENT_CONCURRENCY at a time, all
+ * within `timeoutMs` (and the user's interrupt). As in the tree (host/cluster/flapTracker.ts), a node whose
+ * Ready condition has not changed within the window cannot have flapped in it: its events are not asked
+ * for, so a large cluster costs a few requests. A node whose events do not come keeps "?" in the table;
+ * one line on stderr says how many and why.
+ */
+async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeoutMs: number, io: CliIo): Promise<void> {
+  const signal = withDeadline(io.signal, timeoutMs);
+  const since = now.getTime() - FLAP_WINDOW_S * 1000;
+  const ask: NodeRow[] = [];
+  for (const row of rows) {
+    const changed = Date.parse(row.classification.since ?? '');
+    if (Number.isFinite(changed) && changed < since) row.flaps = { count: 0, atLeast: false, windowS: FLAP_WINDOW_S };
+    else ask.push(row);
+  }
+  let next = 0;
+  let firstError: string | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < ask.length && !signal.aborted) {
+      const row = ask[next++];
+      if (row === undefined) return;
+      try {
+        row.flaps = countFlaps(await gateway.listNodeEvents(row.context, row.classification.name, signal), now);
+      } catch (e) {
+        firstError ??= e instanceof Error ? e.message : String(e);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(EVENT_CONCURRENCY, ask.length) }, worker));
+  const missing = rows.filter((r) => r.flaps === undefined).length;
+  if (missing > 0) io.stderr.write(`pleg-doctor: nodes: the events of ${missing} of ${rows.length} nodes could not be read within ${formatMs(timeoutMs)} (FLAPS/30M "?")${firstError !== undefined ? `: ${firstError}` : ''}\n`);
+}
+
 export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
   return async (argv, io) => {
     const args = parseNodesArgs(argv);
@@ -188,20 +236,29 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
       const now = new Date();
       let failed = 0;
       let notReady = 0;
+      const table = (args.output ?? (io.stdout.isTTY === true ? 'table' : 'json')) === 'table';
+      const rows: NodeRow[] = [];
       outcomes.forEach((outcome, i) => {
         const context = contexts[i] ?? '';
         if ('error' in outcome) {
           failed++;
-          io.stdout.write(`${JSON.stringify({ context, error: { kind: outcome.error.kind, message: outcome.error.message } })}\n`);
+          if (table) io.stderr.write(`pleg-doctor: nodes: context "${context}": ${outcome.error.kind}: ${outcome.error.message}\n`);
+          else io.stdout.write(`${JSON.stringify({ context, error: { kind: outcome.error.kind, message: outcome.error.message } })}\n`);
           return;
         }
         const nodes = [...outcome.nodes].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
         for (const node of nodes) {
           const c = classifyNode(node, now);
           if (c.verdict !== 'ready') notReady++;
-          io.stdout.write(`${JSON.stringify({ context, ...classificationLine(c) })}\n`);
+          if (table) rows.push({ context, classification: c, flaps: undefined });
+          else io.stdout.write(`${JSON.stringify({ context, ...classificationLine(c) })}\n`);
         }
       });
+      if (table) {
+        await loadFlaps(gateway, rows, now, args.timeoutMs, io);
+        if (rows.length > 0) io.stdout.write(renderNodesTable(rows, now, contexts.length > 1));
+        else if (failed === 0) io.stderr.write('pleg-doctor: nodes: no nodes\n');
+      }
       return failed > 0 || (args.failOnNotReady && notReady > 0) ? 1 : 0;
     } finally {
       for (const w of watches) w.dispose();

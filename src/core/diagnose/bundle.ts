@@ -30,7 +30,9 @@ export const BUNDLE_FILES = {
   probes: 'probes.json',
 } as const;
 export type BundleFileKey = keyof typeof BUNDLE_FILES;
-export type BundleFiles = Partial<Record<BundleFileKey, string>>;
+/** The report rendered when the bundle was written: for a person opening the folder. Never read back as evidence. */
+export const BUNDLE_REPORT_FILE = 'report.md';
+export type BundleFiles = Partial<Record<BundleFileKey | 'report', string>>;
 
 export const BUNDLE_FORMAT = 'pleg-doctor-evidence-bundle/1';
 
@@ -72,7 +74,8 @@ function statusOf(f: Fetched<unknown>): SourceStatus {
 }
 
 /** The files of a bundle for this evidence. Kubelet sources are written only when their raw body is at hand. */
-export function bundleFilesOf(evidence: NodeEvidence, raw: RawKubeletBodies): BundleFiles {
+/** The bundle's files; `reportMarkdown`, the diagnosis of this evidence rendered, goes in as report.md. */
+export function bundleFilesOf(evidence: NodeEvidence, raw: RawKubeletBodies, reportMarkdown?: string): BundleFiles {
   const sources: BundleManifest['sources'] = {};
   for (const source of EVIDENCE_SOURCES) sources[source] = statusOf(evidence[source]);
   const manifest: BundleManifest = {
@@ -104,6 +107,7 @@ export function bundleFilesOf(evidence: NodeEvidence, raw: RawKubeletBodies): Bu
     if (probes !== undefined) files.probes = `${JSON.stringify(probes, null, 2)}\n`;
   }
   files.manifest = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (reportMarkdown !== undefined) files.report = reportMarkdown;
   return files;
 }
 

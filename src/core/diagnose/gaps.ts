@@ -12,7 +12,27 @@ export const NODES_PROXY_WARNING =
   'endpoints, i.e. command execution in every pod on the node, bypassing admission control and audit ' +
   'logging of those commands. Grant it deliberately, to the people who need it.';
 
-export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict']): string[] {
+/** Where the reader turns a source on: VS Code settings, or the CLI's flags. */
+export type AdviceSurface = 'vscode' | 'cli';
+
+/**
+ * How to get the node side next time, leaving out what is already in effect: with nodeSide "auto" (the
+ * default) listing the cluster is all it takes; with "never" the cluster list alone would not do.
+ */
+function nodeSideAdvice(reason: string, surface: AdviceSurface): string {
+  if (surface === 'cli') return 'Run `pleg-doctor diagnose` with `--ssh` (and `--host`, `--user`, `--identity` as needed) to read it.';
+  if (/Diagnose All NotReady Nodes/u.test(reason)) return '';
+  if (/nodeSide is "never"/u.test(reason)) return 'To enable it, set `plegDoctor.diagnostics.nodeSide` to "auto" (for the clusters listed in `plegDoctor.nodeAccess.clusters`) or "always".';
+  if (/nodeSide is "auto"/u.test(reason)) return 'To enable it, list the cluster in `plegDoctor.nodeAccess.clusters`.';
+  return 'To enable it, list the cluster in `plegDoctor.nodeAccess.clusters` (with `plegDoctor.diagnostics.nodeSide` "auto", the default, that is all it takes).';
+}
+
+/** How to get the kubelet endpoints read: the setting or the flag that turned the node proxy off. */
+function nodeProxyAdvice(surface: AdviceSurface): string {
+  return surface === 'cli' ? 'Reading them through the API server (without `--no-node-proxy`)' : 'Reading them through the API server (`plegDoctor.diagnostics.useNodeProxy`)';
+}
+
+export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'], surface: AdviceSurface = 'vscode'): string[] {
   const gaps: string[] = [];
   const forbidden: string[] = [];
   for (const source of KUBELET_ENDPOINT_SOURCES) {
@@ -28,7 +48,7 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
   if (allSkipped) {
     const reasons = [...new Set(skippedEndpoints.map((f) => (f?.status === 'skipped' ? String(f.reason) : '')))].join('; ');
     gaps.push(
-      `The kubelet endpoints (/metrics, /configz, /healthz, goroutine dump) were not read: ${reasons}. Reading them through the API server (\`plegDoctor.diagnostics.useNodeProxy\`) needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING} This report used the node's conditions, events and node info.`,
+      `The kubelet endpoints (/metrics, /configz, /healthz, goroutine dump) were not read: ${reasons}. ${nodeProxyAdvice(surface)} needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING} This report used the node's conditions, events and node info.`,
     );
   }
   const metricsOk = fetchedOf(evidence, 'metrics')?.status === 'ok';
@@ -74,9 +94,8 @@ export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'
         break;
       case 'skipped':
         if (source === 'nodeSide') {
-          gaps.push(
-            `The node side (SSH, CRI snapshot, probes) was skipped: ${String(f.reason)}. To enable it, list the cluster in \`plegDoctor.nodeAccess.clusters\` and turn on \`plegDoctor.diagnostics.nodeSide\`.`,
-          );
+          const advice = nodeSideAdvice(String(f.reason), surface);
+          gaps.push(`The node side (SSH, CRI snapshot, probes) was skipped: ${String(f.reason)}.${advice !== '' ? ` ${advice}` : ''}`);
         } else if (source === 'kubeletLog') {
           gaps.push(
             `The kubelet log was not read: ${String(f.reason)}. The checks read it over SSH (\`journalctl -u kubelet\`, with the node side) or through the kubelet's NodeLogQuery (\`/logs/?query=kubelet\`; feature gate NodeLogQuery and \`enableSystemLogQuery: true\`), or from an evidence bundle's kubelet.log.`,

@@ -22,11 +22,21 @@ function sentenceCase(title: string): string {
   return first.toLowerCase() + title.slice(1);
 }
 
+/**
+ * The finding a headline names: the most severe one, a cause before the PLEG symptom of the same severity.
+ * Findings must already be sorted, most severe first. The fleet report groups nodes by it, so a node's
+ * group and its headline name one cause.
+ */
+export function headlineFinding(findings: readonly Finding[]): Finding | undefined {
+  const top = findings[0];
+  if (top === undefined) return undefined;
+  return findings.find((f) => f.severity === top.severity && f.checkId !== 'pleg-health') ?? top;
+}
+
 /** Findings must already be sorted, most severe first. */
 export function makeHeadline(verdict: Verdict, findings: readonly Finding[]): string {
   const label = VERDICT_LABEL[verdict] ?? 'NotReady';
-  const top = findings[0];
-  if (top === undefined) return `${label}: no problem found`;
-  const cause = findings.find((f) => f.severity === top.severity && f.checkId !== 'pleg-health') ?? top;
+  const cause = headlineFinding(findings);
+  if (cause === undefined) return `${label}: no problem found`;
   return `${label}: ${sentenceCase(cause.title)}`;
 }

@@ -74,6 +74,33 @@ export interface KubeletLogEvidence {
   kubeletRestarts: number;
   notReady: LogRefs;
   ready: LogRefs;
+  /**
+   * Pods whose status the relist could not read, from the kubelet's error-level `"PLEG: Write status"
+   * err=… pod="ns/name"` (pleg/generic.go, updateCache; error level from 1.24): the stuck pod, by name.
+   * Most-failing first; absent when the log has none.
+   */
+  statusWriteFailures?: PodStatusFailure[];
+}
+
+export interface PodStatusFailure {
+  /** `namespace/name`, as klog.KRef prints it. */
+  pod: string;
+  count: number;
+  last: LogLineRef;
+}
+
+const STATUS_WRITE = 'PLEG: Write status';
+
+/** klog.KRef as the text form prints it (`ns/name`) or as the JSON form does (`{"name":…,"namespace":…}`). */
+function podRef(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!value.startsWith('{')) return value;
+  try {
+    const o = JSON.parse(value) as { name?: unknown; namespace?: unknown };
+    return typeof o.name === 'string' ? (typeof o.namespace === 'string' && o.namespace !== '' ? `${o.namespace}/${o.name}` : o.name) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface KubeletLogReading {
@@ -105,8 +132,18 @@ export function kubeletLogEvidence(text: string, reading: KubeletLogReading): Ku
   let maxEventMs: number | undefined;
   const findings: ReaderFinding[] = [];
   const seq = new LogSequencer((f) => findings.push(f));
+  const statusFailures: { line: number; pod: string; clock?: string; err: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const facts = classifyLogLine(lines[i] as string);
+    const text = lines[i] as string;
+    if (text.includes(STATUS_WRITE)) {
+      // Only the failures: 1.24+ logs them at error level with err=; a success is V(4) and has no err.
+      const read = readLineGeneral(text);
+      const pod = podRef(read.body.fields.get('pod'));
+      if (read.body.msg === STATUS_WRITE && read.body.err !== undefined && pod !== undefined) {
+        statusFailures.push({ line: i, pod, err: read.body.err, ...(read.clock !== undefined ? { clock: read.clock } : {}) });
+      }
+    }
+    const facts = classifyLogLine(text);
     if (facts === undefined) continue;
     const ms = clock.resolve(facts.time);
     if (ms !== undefined) {
@@ -199,6 +236,17 @@ export function kubeletLogEvidence(text: string, reading: KubeletLogReading): Ku
       case 'housekeeping-slow':
         break;
     }
+  }
+  if (statusFailures.length > 0) {
+    const byPod = new Map<string, PodStatusFailure>();
+    for (const f of statusFailures) {
+      const last: LogLineRef = { line: f.line + 1, message: STATUS_WRITE, err: f.err, ...(f.clock !== undefined ? { clock: f.clock } : {}) };
+      const b = before(f.line);
+      if (b !== undefined) last.beforeEndSeconds = b;
+      const seen = byPod.get(f.pod);
+      byPod.set(f.pod, { pod: f.pod, count: (seen?.count ?? 0) + 1, last });
+    }
+    evidence.statusWriteFailures = [...byPod.values()].sort((a, b) => b.count - a.count || a.pod.localeCompare(b.pod));
   }
   return evidence;
 }

@@ -8,7 +8,7 @@ import { CHECK_CATALOG } from './catalog';
 import { buildCheckContext, referenceTime, type CheckContext } from './checkContext';
 import type { CheckResult, Diagnosis, Finding, Severity } from './diagnosis';
 import type { NodeEvidence } from './evidence';
-import { collectGaps } from './gaps';
+import { collectGaps, type AdviceSurface } from './gaps';
 import { makeHeadline } from './headline';
 import { sourceReports } from './sourceNotes';
 import { errorText } from '../util/errorText';
@@ -33,7 +33,13 @@ function text(v: unknown, fallback: string): string {
   return typeof v === 'string' ? v : fallback;
 }
 
-export function diagnose(evidence: NodeEvidence, options?: { now?: Date }): Diagnosis {
+export interface DiagnoseOptions {
+  now?: Date;
+  /** Who reads the advice on what was not collected: settings in VS Code (the default), flags in the CLI. */
+  advice?: AdviceSurface;
+}
+
+export function diagnose(evidence: NodeEvidence, options?: DiagnoseOptions): Diagnosis {
   const now = referenceTime(evidence, options?.now);
   let ctx: CheckContext | undefined;
   let contextError: string | undefined;
@@ -58,7 +64,7 @@ export function diagnose(evidence: NodeEvidence, options?: { now?: Date }): Diag
   let gaps: string[];
   try {
     sources = sourceReports(evidence);
-    gaps = collectGaps(evidence, verdict);
+    gaps = collectGaps(evidence, verdict, options?.advice ?? 'vscode');
   } catch (e) {
     sources = [];
     gaps = [`the evidence sources could not be read: ${errorText(e)}`];

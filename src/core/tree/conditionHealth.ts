@@ -11,3 +11,11 @@ export function conditionHealth(type: string | undefined, status: string | undef
   if (type !== undefined && WANTS_FALSE.has(type)) return status === 'False' ? 'good' : 'bad';
   return 'neutral';
 }
+
+/**
+ * The conditions as a node's children show them: Ready first (what the node's verdict is about; the
+ * kubelet writes it last, after the pressures), the others in the kubelet's order.
+ */
+export function readyFirst<C extends { type?: string }>(conditions: readonly C[]): C[] {
+  return [...conditions.filter((c) => c.type === 'Ready'), ...conditions.filter((c) => c.type !== 'Ready')];
+}

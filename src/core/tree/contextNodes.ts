@@ -13,7 +13,7 @@ import { countFlaps, FLAP_WINDOW_S, isFlapping, isNotReadyEvent } from './flapHi
 import type { SourceState } from './nodeSource';
 import { compareNodes } from './nodeOrder';
 import type { VerdictChange } from './verdictLog';
-import { isUnhealthy, verdictRank } from './verdictPresentation';
+import { isUnhealthy, needsAttention, verdictRank } from './verdictPresentation';
 import { errorText } from '../util/errorText';
 
 /** How long a node keeps the sort position of its worst recent verdict after it recovered. */
@@ -39,6 +39,11 @@ export function entryFlaps(entry: NodeEntry, now: Date): FlapSummary | undefined
 }
 
 const NOT_READY_RANK = verdictRank('not-ready-other');
+
+/** NotReady now, or flapping in the window (see needsAttention): what Diagnose All and the unhealthy filter keep. */
+export function entryNeedsAttention(entry: NodeEntry, now: Date): boolean {
+  return needsAttention(entry.classification.verdict, entryFlaps(entry, now));
+}
 
 /** What of a flap count a row or tooltip can show: nothing without NotReady events. */
 function flapKey(f: FlapSummary | undefined): string {
@@ -203,11 +208,16 @@ export class ContextNodes {
     return { kind: 'order' };
   }
 
-  /** Display order: worst (recent) verdict first, then by name. With `onlyUnhealthy`, healthy nodes are left out. */
+  /**
+   * Display order: worst (recent) verdict first, then by name. With `onlyUnhealthy`, the nodes that need no
+   * attention are left out: a node NotReady now stays, and so does one that flaps (Ready for a moment).
+   */
   rows(onlyUnhealthy = false): readonly NodeEntry[] {
     const nowMs = this.nowMs;
     this.sorted ??= [...this.entries.values()].sort((a, b) => sortRank(a, nowMs) - sortRank(b, nowMs) || compareNodes(a.classification, b.classification));
-    return onlyUnhealthy ? this.sorted.filter((e) => isUnhealthy(e.classification.verdict)) : this.sorted;
+    if (!onlyUnhealthy) return this.sorted;
+    const now = new Date(nowMs);
+    return this.sorted.filter((e) => entryNeedsAttention(e, now));
   }
 
   counts(): ContextCounts {

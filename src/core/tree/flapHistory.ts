@@ -57,3 +57,14 @@ export function flapText(summary: FlapSummary, t: Localize): string {
   const minutes = Math.round(summary.windowS / 60);
   return summary.atLeast ? t('flapped ≥{0}× in {1} min', summary.count, minutes) : t('flapped {0}× in {1} min', summary.count, minutes);
 }
+
+/** The row's short form, "8 flaps" ("≥8 flaps" as a lower bound): a description must fit the default side
+ * bar width next to the node name; the window (30 min) is in the tooltip's flap line. */
+export function flapCountText(summary: FlapSummary, t: Localize): string {
+  return summary.atLeast ? t('≥{0} flaps', summary.count) : t('{0} flaps', summary.count);
+}
+
+/** "3×", "≥3×" or "–" (no NotReady transition in the window): the count alone, for a table column. */
+export function flapCount(summary: FlapSummary): string {
+  return summary.count === 0 ? '–' : `${summary.atLeast ? '≥' : ''}${summary.count}×`;
+}

@@ -4,7 +4,7 @@
 
 import type { NodeClassification } from '../classify/types';
 import type { FlapSummary } from './flapHistory';
-import { flapText, isFlapping } from './flapHistory';
+import { flapCountText, isFlapping } from './flapHistory';
 import { formatAge, secondsSince } from './humanAge';
 import type { Localize } from './localize';
 import { verdictShortName } from './verdictPresentation';
@@ -32,7 +32,9 @@ export function describeNode(c: NodeClassification, now: Date, t: Localize, flap
   const seconds = secondsSince(c.since, now);
   if (c.verdict === 'ready') {
     // Healthy nodes carry no age: 5,000 "Ready for 3d" rows would need refreshing every tick for nothing.
+    // A flapping one does: "Ready · 40s · 8 flaps" says the Ready spell is a short one.
     parts.push(verdictShortName('ready', t));
+    if (isFlapping(flaps) && seconds !== undefined) parts.push(formatAge(seconds, t));
   } else if (c.readyStatus === 'missing') {
     parts.push(verdictShortName(c.verdict, t), t('no Ready condition'));
   } else {
@@ -41,6 +43,6 @@ export function describeNode(c: NodeClassification, now: Date, t: Localize, flap
   }
   if (c.cordoned) parts.push(t('cordoned'));
   parts.push(...c.pressures);
-  if (isFlapping(flaps)) parts.push(flapText(flaps, t));
+  if (isFlapping(flaps)) parts.push(flapCountText(flaps, t));
   return parts.join(DESCRIPTION_SEPARATOR);
 }

@@ -3,6 +3,7 @@
 
 import { eventLastSeen } from '../kube/eventTime';
 import type { KubeEvent, NodeCondition } from '../kube/objects';
+import { roundGoDurations } from '../util/goDuration';
 import { conditionHealth } from './conditionHealth';
 import { formatAge, secondsSince } from './humanAge';
 import type { Localize } from './localize';
@@ -27,7 +28,7 @@ export function conditionDescription(condition: NodeCondition): string {
   const status = condition.status ?? '?';
   const health = conditionHealth(condition.type, condition.status);
   const message = condition.message?.trim() ?? '';
-  if ((health === 'bad' || health === 'unknown') && message !== '') return `${status} · ${plegFirst(message)}`;
+  if ((health === 'bad' || health === 'unknown') && message !== '') return `${status} · ${roundGoDurations(plegFirst(message))}`;
   return condition.reason === undefined || condition.reason === '' ? status : `${status} · ${condition.reason}`;
 }
 

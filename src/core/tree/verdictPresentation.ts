@@ -2,6 +2,7 @@
 // that this stays vscode-free; the host turns them into ThemeIcon/ThemeColor.
 
 import type { Verdict } from '../classify/types';
+import { isFlapping, type FlapSummary } from './flapHistory';
 import type { Localize } from './localize';
 
 /** Lower sorts first: what the user came for (PLEG) on top, healthy nodes last. */
@@ -21,6 +22,16 @@ export function verdictRank(verdict: Verdict): number {
 
 export function isUnhealthy(verdict: Verdict): boolean {
   return verdict !== 'ready';
+}
+
+/** The rank a node sorts by: a flapping node (Ready for a moment between NotReady spells) ranks as NotReady. */
+export function attentionRank(verdict: Verdict, flaps: FlapSummary | undefined): number {
+  return isFlapping(flaps) ? Math.min(RANK[verdict], RANK['not-ready-other']) : RANK[verdict];
+}
+
+/** Worth a look: NotReady now, or NotReady more than once in the flap window (Ready only for a moment). */
+export function needsAttention(verdict: Verdict, flaps: FlapSummary | undefined): boolean {
+  return isUnhealthy(verdict) || isFlapping(flaps);
 }
 
 /** The first word of a node's description; stable text the e2e suite matches on. */
@@ -71,10 +82,11 @@ export interface IconSpec {
   color?: string;
 }
 
-export function verdictIcon(verdict: Verdict): IconSpec {
+/** A Ready node that flaps (NotReady twice or more in the flap window) is no green check: it shows a restart loop. */
+export function verdictIcon(verdict: Verdict, flaps?: FlapSummary): IconSpec {
   switch (verdict) {
     case 'ready':
-      return { id: 'pass', color: 'charts.green' };
+      return isFlapping(flaps) ? { id: 'debug-restart', color: 'charts.orange' } : { id: 'pass', color: 'charts.green' };
     case 'pleg':
       return { id: 'pulse', color: 'charts.red' };
     case 'runtime-down':

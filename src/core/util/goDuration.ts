@@ -107,3 +107,18 @@ function fracString(v: bigint, prec: number): string {
   const frac = (v % div).toString().padStart(prec, '0').replace(/0+$/u, '');
   return frac === '' ? intPart.toString() : `${intPart}.${frac}`;
 }
+
+/** A Go duration in seconds with more than one decimal: `10m5.901340155s`, `2.5004s`. */
+const LONG_FRACTION = /(?<![\w.])((?:\d+h)?(?:\d+m)?\d+\.\d{2,}s)(?![\w.])/gu;
+
+/**
+ * The kubelet's messages with their nanosecond durations cut to tenths of a second (`10m5.901340155s` →
+ * `10m5.9s`; truncated, as an age is, so it never reads later than it was): for a person reading a row or
+ * a table. Other text, and durations already short, are left as they are.
+ */
+export function roundGoDurations(text: string): string {
+  return text.replace(LONG_FRACTION, (d: string) => {
+    const ns = parseGoDurationNs(d);
+    return formatGoDuration((ns / 100_000_000n) * 100_000_000n);
+  });
+}

@@ -1,12 +1,14 @@
-// "Diagnose All NotReady Nodes": every unhealthy node of every loaded context, diagnosed from the API tier
-// (the Node, its events and pod count, the kubelet through the node proxy; no SSH, so twenty nodes never
-// mean twenty host-key prompts), a few at a time. Each result goes under its node in the tree as it
-// arrives; the progress notification counts them and its Cancel stops everything at once. The summary
-// at the end names the nodes with a failing check.
+// "Diagnose All NotReady Nodes": every node of every loaded context that is NotReady now or flapped in the
+// last 30 min (Ready only for a moment), diagnosed from the API tier (the Node, its events and pod count,
+// the kubelet through the node proxy; no SSH, so twenty nodes never mean twenty host-key prompts), a few at
+// a time. Each result goes under its node in the tree as it arrives; the progress notification counts
+// them and its Cancel stops everything at once. At the end the fleet report opens (one row per node,
+// grouped by cause, each linking to its report) and a notification names the nodes with a failing check.
 
 import * as vscode from 'vscode';
-import type { NodeEntry } from '../../core/tree/contextNodes';
-import { isUnhealthy } from '../../core/tree/verdictPresentation';
+import { renderFleetReport, type FleetOutcome, type FleetRow } from '../../core/diagnose/report/renderFleet';
+import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
+import { entryFlaps, entryNeedsAttention, type NodeEntry } from '../../core/tree/contextNodes';
 import { anyCheckFails } from '../../core/diagnose/verdicts';
 import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
@@ -17,15 +19,19 @@ import type { ClusterSession } from '../cluster/clusterSession';
 import { t } from '../l10n';
 import type { DiagnosisResults } from '../views/diagnosisChildren';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
+import type { ReportDocuments } from './reportDocuments';
 
 export interface DiagnoseAllDeps {
   session: ClusterSession;
   results: DiagnosisResults;
   logger: Logger;
+  /** Where the node reports and the fleet report are kept and shown; absent in tests of the run alone. */
+  documents?: ReportDocuments;
 }
 
-export function notReadyEntries(session: ClusterSession): NodeEntry[] {
-  return session.model.groups().flatMap((group) => group.rows().filter((entry) => isUnhealthy(entry.classification.verdict)));
+/** Every node NotReady now or at any time in the flap window (a flapping node Ready for a moment included). */
+export function notReadyEntries(session: ClusterSession, now = new Date()): NodeEntry[] {
+  return session.model.groups().flatMap((group) => group.rows().filter((entry) => entryNeedsAttention(entry, now)));
 }
 
 export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> {
@@ -47,8 +53,14 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
   }
   logger.info(`diagnose all: ${targets.length} NotReady nodes, ${DEFAULT_MANY_CONCURRENCY} at a time, API tier only (no SSH)`);
   const started = performance.now();
+  const startedAt = new Date();
   const failing: string[] = [];
   const failed: string[] = [];
+  const fleet: FleetRow[] = [];
+  const rowOf = (entry: NodeEntry, outcome: FleetOutcome): FleetRow => {
+    const flaps = entryFlaps(entry, startedAt);
+    return { context: entry.context, node: entry.name, verdictNow: entry.classification.verdict, ...(flaps !== undefined ? { flaps } : {}), outcome };
+  };
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: t('Diagnosing {0} NotReady nodes', targets.length), cancellable: true },
     async (progress, token) => {
@@ -76,9 +88,13 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
             if (result.kind === 'done') {
               results.set(result.diagnosis);
               if (anyCheckFails(result.diagnosis)) failing.push(result.node.name);
+              const d = result.diagnosis;
+              const uri = deps.documents?.store(d.context, d.nodeName, d.collectedAt, renderDiagnosisMarkdown(d));
+              fleet.push(rowOf(result.node, { kind: 'done', diagnosis: d, ...(uri !== undefined ? { reportLink: uri.toString() } : {}) }));
               logger.info(`diagnose all: ${label}: ${result.diagnosis.headline} (${result.ms} ms)`);
             } else {
               failed.push(result.node.name);
+              fleet.push(rowOf(result.node, { kind: 'failed', error: String(result.error) }));
               logger.warn(`diagnose all: ${label} could not be diagnosed: ${result.error}`);
             }
             progress.report({ message: t('{0} of {1} done', done, total), increment: 100 / total });
@@ -97,6 +113,10 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
       ? t('{0} of {1} NotReady nodes have a failing check: {2}', failing.length, targets.length, failing.slice(0, 5).join(', ') + (failing.length > 5 ? ', …' : ''))
       : t('{0} NotReady nodes diagnosed: no check fails.', targets.length);
   const extra = failed.length > 0 ? ` ${t('{0} could not be diagnosed (see the log).', failed.length)}` : '';
+  if (deps.documents !== undefined && fleet.length > 0) {
+    const markdown = renderFleetReport({ startedAt: startedAt.toISOString(), rows: fleet, targets: targets.length, cancelled: outcome.cancelled });
+    await deps.documents.openFleetReport(startedAt.toISOString(), markdown).catch((err: unknown) => logger.error(`diagnose all: the fleet report could not be opened: ${err instanceof Error ? err.message : String(err)}`));
+  }
   if (failing.length > 0 || failed.length > 0) {
     void vscode.window.showWarningMessage(summary + extra, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));
   } else void vscode.window.showInformationMessage(summary + extra);

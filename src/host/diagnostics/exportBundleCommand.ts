@@ -1,11 +1,12 @@
 // "Export Evidence Bundle": collects one node's evidence exactly as Diagnose Node does (same settings,
 // same progress and cancel), keeps the kubelet's answers as they were sent, and writes them into a new
-// folder (bundle.json, node.json, metrics.txt, …; see src/core/diagnose/bundle.ts) that
+// folder (bundle.json, node.json, metrics.txt, …, and report.md, the report as rendered then; see src/core/diagnose/bundle.ts) that
 // `pleg-doctor diagnose --evidence DIR` judges later, anywhere. The node's diagnosis goes to the tree too.
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { bundleFilesOf, type RawKubeletBodies } from '../../core/diagnose/bundle';
+import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../core/diagnose/runDiagnosis';
 import { writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { t } from '../l10n';
@@ -51,9 +52,10 @@ export async function exportEvidenceBundle(element: TreeElement | undefined, dep
     return;
   }
   const dir = join(parent.fsPath, bundleFolderName(entry.name, outcome.evidence.collectedAt));
+  const diagnosis = diagnose(outcome.evidence);
   let written: string[];
   try {
-    written = await writeEvidenceBundle(dir, bundleFilesOf(outcome.evidence, raw));
+    written = await writeEvidenceBundle(dir, bundleFilesOf(outcome.evidence, raw, renderDiagnosisMarkdown(diagnosis)));
   } catch (error) {
     const message = errorText(error);
     logger.error(`evidence bundle of node ${entry.name}: ${message}`);
@@ -61,7 +63,7 @@ export async function exportEvidenceBundle(element: TreeElement | undefined, dep
     return;
   }
   logger.info(`evidence bundle of node ${entry.name} written to ${dir}: ${written.join(', ')}`);
-  deps.results?.set(diagnose(outcome.evidence));
+  deps.results?.set(diagnosis);
   const reveal = t('Reveal in File Explorer');
   void vscode.window.showInformationMessage(t('Evidence bundle of {0} written to {1} ({2} files)', entry.name, dir, written.length), reveal).then((choice) => {
     if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(dir));

@@ -29,10 +29,10 @@ export function registerDiagnostics(services: Services, nodeAccess: NodeAccessRu
     }),
     vscode.commands.registerCommand(CommandIds.diagnoseAllNotReady, async () => {
       const { diagnoseAllNotReady } = await loadKubeBundle();
-      await diagnoseAllNotReady({ session: services.session, results: diagnosisResults, logger });
+      await diagnoseAllNotReady({ session: services.session, results: diagnosisResults, logger, documents });
     }),
     vscode.commands.registerCommand(CommandIds.remediateNode, async (element?: TreeElement) => {
-      await remediateNode(element, { session: services.session, logger });
+      await remediateNode(element, { session: services.session, logger, results: diagnosisResults });
     }),
     vscode.commands.registerCommand(CommandIds.exportEvidenceBundle, async (element?: TreeElement) => {
       const { exportEvidenceBundle } = await loadKubeBundle();

@@ -6,8 +6,8 @@
 // a terminal (OpenSSH checks the host key there, never PLEG Doctor silently); drain runs kubectl there.
 
 import * as vscode from 'vscode';
+import { rankRemediations } from '../../core/diagnose/remediationRanking';
 import {
-  REMEDIATION_ACTIONS,
   remediationGate,
   remediationPlan,
   typedNameMatches,
@@ -24,6 +24,7 @@ import type { ClusterSession } from '../cluster/clusterSession';
 import { readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import { pickNode } from '../nodeAccess/nodePicker';
+import type { DiagnosisResults } from '../views/diagnosisChildren';
 import type { TreeElement } from '../views/treeElements';
 import { timeoutSignal } from '../../core/util/deadlineSignal';
 import { errorText } from '../../core/util/errorText';
@@ -31,6 +32,8 @@ import { errorText } from '../../core/util/errorText';
 export interface RemediateDeps {
   session: ClusterSession;
   logger: Logger;
+  /** The node's last diagnosis, which ranks the actions and adds its warnings; absent in tests of the gate. */
+  results?: DiagnosisResults;
 }
 
 export function remediationTarget(entry: NodeEntry): RemediationTarget {
@@ -81,14 +84,23 @@ export async function remediateNode(element: TreeElement | undefined, deps: Reme
   const entry = element?.kind === 'node' ? element : element?.kind === 'diagnosis' ? element.entry : await pickNode(deps.session, t('Remediate Node'));
   if (entry === undefined) return;
   const target = remediationTarget(entry);
-  const plans = REMEDIATION_ACTIONS.map((id) => ({ id, plan: remediationPlan(id, target) }));
+  const diagnosis = deps.results?.get(entry.context, entry.name);
+  const ranked = rankRemediations(diagnosis?.checks);
+  const plans = ranked.map((r) => {
+    const plan = remediationPlan(r.id, target);
+    return { id: r.id, ranked: r, plan: 'unavailable' in plan ? plan : { ...plan, warnings: [...r.warnings, ...plan.warnings] } };
+  });
   const picked = await vscode.window.showQuickPick(
-    plans.map(({ id, plan }) =>
-      'unavailable' in plan
-        ? { label: `$(circle-slash) ${id}`, description: t('unavailable'), detail: plan.unavailable, id, plan: undefined }
-        : { label: plan.title, description: classLabel(plan), detail: plan.impact, id, plan },
-    ),
-    { title: t('Remediate {0}', entry.name), placeHolder: t('Pick an action: nothing runs before you confirm it') },
+    plans.map(({ id, plan, ranked: r }) => {
+      if ('unavailable' in plan) return { label: `$(circle-slash) ${id}`, description: t('unavailable'), detail: plan.unavailable, id, plan: undefined };
+      // The diagnosis ranks the list: its remedies first, saying why; the rest say they are not indicated.
+      const why = r.reason !== undefined ? ` · ${r.reason}` : '';
+      return { label: r.indicated ? `$(lightbulb) ${plan.title}` : plan.title, description: classLabel(plan), detail: `${plan.impact}${why}${r.warnings.length > 0 ? ` · ⚠ ${r.warnings.join(' ')}` : ''}`, id, plan };
+    }),
+    {
+      title: t('Remediate {0}', entry.name),
+      placeHolder: diagnosis !== undefined ? t('Ranked by the diagnosis ({0}); nothing runs before you confirm it', diagnosis.headline) : t('Pick an action (Diagnose Node first to rank them): nothing runs before you confirm it'),
+    },
   );
   if (picked === undefined) return;
   const plan = picked.plan;

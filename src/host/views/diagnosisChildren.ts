@@ -15,7 +15,8 @@ export interface StoredDiagnosis {
   node: string;
   collectedAt: string;
   headline: string;
-  checks: (CheckSummary & { title: string })[];
+  /** `applies` false: the check does not apply to this node (its JSON verdict is "ok"; the tree says "not applicable"). */
+  checks: (CheckSummary & { title: string; applies: boolean })[];
 }
 
 export interface DiagnosisRowElement {
@@ -34,7 +35,7 @@ export function storedDiagnosis(diagnosis: Diagnosis): StoredDiagnosis {
     node: diagnosis.nodeName,
     collectedAt: diagnosis.collectedAt,
     headline: diagnosis.headline,
-    checks: summaries.map((s, i) => ({ ...s, title: diagnosis.checks[i]?.title ?? s.id })),
+    checks: summaries.map((s, i) => ({ ...s, title: diagnosis.checks[i]?.title ?? s.id, applies: diagnosis.checks[i]?.status !== 'notApplicable' })),
   };
 }
 
@@ -116,12 +117,14 @@ export function diagnosisTreeItem(element: DiagnosisRowElement, results: Diagnos
   if (check !== undefined) {
     const item = new vscode.TreeItem(check.title, vscode.TreeItemCollapsibleState.None);
     item.id = JSON.stringify(['diagnosis', entry.context, entry.name, check.id]);
-    item.description = verdictWord(check.verdict);
-    item.iconPath = verdictIcon(check.verdict);
+    // A check that does not apply (EventedPLEG with its gate off) passed nothing: it is no green "ok".
+    const word = check.applies ? verdictWord(check.verdict) : t('not applicable');
+    item.description = word;
+    item.iconPath = check.applies ? verdictIcon(check.verdict) : new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
     // Plain text: summaries quote cluster-supplied strings, which must not render as Markdown.
-    item.tooltip = [`${check.id} (${check.cause}): ${verdictWord(check.verdict)}`, '', check.summary, ...check.evidence.map((line) => `• ${line}`)].join('\n');
-    item.contextValue = `diagnosisCheck;${check.verdict}`;
-    item.accessibilityInformation = { label: `${check.title}, ${verdictWord(check.verdict)}`, role: 'treeitem' };
+    item.tooltip = [`${check.id} (${check.cause}): ${word}`, '', check.summary, ...check.evidence.map((line) => `• ${line}`)].join('\n');
+    item.contextValue = `diagnosisCheck;${check.applies ? check.verdict : 'notApplicable'}`;
+    item.accessibilityInformation = { label: `${check.title}, ${word}`, role: 'treeitem' };
     return item;
   }
   const stored = results.get(entry.context, entry.name);

@@ -8,6 +8,7 @@ import { ChangeCoalescer } from '../../core/tree/changeCoalescer';
 import type { RefreshBatch } from '../../core/tree/changeCoalescer';
 import type { ContextNodes, NodeEntry } from '../../core/tree/contextNodes';
 import { entryFlaps } from '../../core/tree/contextNodes';
+import { readyFirst } from '../../core/tree/conditionHealth';
 import { describeNode } from '../../core/tree/nodeDescription';
 import { nodeTooltipMarkdown } from '../../core/tree/nodeTooltip';
 import { eventDescription } from '../../core/tree/rowText';
@@ -176,7 +177,7 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
         return this.contextChildren(element);
       case 'node':
         return [
-          ...(element.node.status?.conditions ?? []).map((condition) => ({ kind: 'condition' as const, entry: element, condition })),
+          ...readyFirst(element.node.status?.conditions ?? []).map((condition) => ({ kind: 'condition' as const, entry: element, condition })),
           { kind: 'events' as const, entry: element },
           ...diagnosisRowsFor(element),
         ];

@@ -91,8 +91,9 @@ export function nodeTreeItem(entry: NodeEntry, now: Date): vscode.TreeItem {
   const c = entry.classification;
   const item = new vscode.TreeItem(entry.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = elementId('node', entry.context, entry.name);
-  item.description = describeNode(c, now, t, entryFlaps(entry, now));
-  item.iconPath = themeIcon(verdictIcon(c.verdict));
+  const flaps = entryFlaps(entry, now);
+  item.description = describeNode(c, now, t, flaps);
+  item.iconPath = themeIcon(verdictIcon(c.verdict, flaps));
   item.contextValue = nodeContextValue(c);
   item.accessibilityInformation = { label: `${entry.name}, ${item.description}`, role: 'treeitem' };
   return item;

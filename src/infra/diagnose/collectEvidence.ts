@@ -36,8 +36,10 @@ export interface CollectEvidenceOptions {
   gateway: KubeGateway;
   context: string;
   node: KubeNode;
-  /** false → the four kubelet endpoints are skipped, reason "plegDoctor.diagnostics.useNodeProxy is off". */
+  /** false → the four kubelet endpoints are skipped, reason `nodeProxyOffReason`. */
   useNodeProxy: boolean;
+  /** What turned the node proxy off, in the caller's words (default: the VS Code setting). */
+  nodeProxyOffReason?: string;
   /** Deadline of each kubelet endpoint request. */
   proxyTimeoutMs: number;
   /** Wait between the end of the first /metrics scrape and the start of the second; 0 → metricsLater skipped. */
@@ -158,7 +160,7 @@ export async function collectNodeEvidence(options: CollectEvidenceOptions): Prom
     const podCount = apiRead(() => gateway.countPods(context, nodeName, signal), signal).then((f) => log('podCount', f));
 
     const request = { gateway, context, node: nodeName, timeoutMs: options.proxyTimeoutMs, signal };
-    const skipped = { status: 'skipped', reason: NODE_PROXY_OFF_REASON } as const;
+    const skipped = { status: 'skipped', reason: options.nodeProxyOffReason ?? NODE_PROXY_OFF_REASON } as const;
     let metrics: Promise<Fetched<KubeletMetricsSummary>> = Promise.resolve(skipped);
     let metricsLater: Promise<Fetched<KubeletMetricsSummary>> = Promise.resolve(skipped);
     let configz: Promise<Fetched<KubeletConfigz>> = Promise.resolve(skipped);
@@ -201,7 +203,7 @@ export async function collectNodeEvidence(options: CollectEvidenceOptions): Prom
     let kubeletLog: Promise<Fetched<KubeletLogEvidence>>;
     const plan = options.kubeletLog;
     if (plan === undefined || (plan.ssh === undefined && !(plan.nodeLogQuery && options.useNodeProxy))) {
-      const reason = plan === undefined ? (options.kubeletLogSkipReason ?? DEFAULT_KUBELET_LOG_SKIP_REASON) : `no node access and ${NODE_PROXY_OFF_REASON}`;
+      const reason = plan === undefined ? (options.kubeletLogSkipReason ?? DEFAULT_KUBELET_LOG_SKIP_REASON) : `no node access and ${options.nodeProxyOffReason ?? NODE_PROXY_OFF_REASON}`;
       kubeletLog = Promise.resolve(log('kubeletLog', { status: 'skipped', reason }));
     } else {
       const effective: KubeletLogPlan = { ...plan, nodeLogQuery: plan.nodeLogQuery && options.useNodeProxy };

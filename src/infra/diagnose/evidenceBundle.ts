@@ -5,7 +5,7 @@
 
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUNDLE_FILES, EvidenceBundleError, evidenceFromBundle, type BundleFileKey, type BundleFiles, type BundleReading } from '../../core/diagnose/bundle';
+import { BUNDLE_FILES, BUNDLE_REPORT_FILE, EvidenceBundleError, evidenceFromBundle, type BundleFileKey, type BundleFiles, type BundleReading } from '../../core/diagnose/bundle';
 import { errorText } from '../../core/util/errorText';
 
 /** Larger than any real /metrics (a few MB) or goroutine dump (tens of MB on a busy kubelet). */
@@ -27,6 +27,10 @@ export async function writeEvidenceBundle(dir: string, files: BundleFiles): Prom
     if (text === undefined) continue;
     await writeFile(join(dir, BUNDLE_FILES[key]), text, { encoding: 'utf8', flag: 'wx' });
     written.push(BUNDLE_FILES[key]);
+  }
+  if (files.report !== undefined) {
+    await writeFile(join(dir, BUNDLE_REPORT_FILE), files.report, { encoding: 'utf8', flag: 'wx' });
+    written.push(BUNDLE_REPORT_FILE);
   }
   return written;
 }
@@ -61,7 +65,8 @@ export async function readEvidenceBundle(dir: string): Promise<BundleReading> {
   }
   // Modification times are one clue among others: a copy resets them all (core/diagnose/clock).
   const reading = evidenceFromBundle(files, new Date(newest).toISOString(), mtimes);
-  const ignored = entries.filter((e) => !known.has(e));
+  // report.md is what the bundle's writer concluded: the checks judge the evidence again, not that.
+  const ignored = entries.filter((e) => !known.has(e) && e !== BUNDLE_REPORT_FILE);
   if (ignored.length > 0) reading.notes.push(`ignored (not bundle files): ${ignored.join(', ')}`);
   return reading;
 }

@@ -63,10 +63,20 @@ async function waitForDiagnosis(page, node, timeoutMs) {
   throw new Error(`no diagnosis notification for ${node} within ${timeoutMs} ms; on screen: ${await describePrompts(page)}`);
 }
 
-/** The report's text, read from its editor (group 1) once its tab is open. */
+/**
+ * The report's Markdown. The report opens rendered only (its preview tab); its source is on demand, from the
+ * preview's Open Source File, which is what this does. Throws when a source editor was open before that:
+ * the report must not open as source and preview side by side.
+ */
 async function readReport(page, node) {
   const label = reportLabel(node);
   await page.locator('.part.editor .tabs-container .tab', { hasText: label }).first().waitFor({ timeout: 15_000 });
+  const sourceTabs = async () => (await readEditorTabs(page)).filter((t) => (t.label || '').trim() === label || (t.aria || '').startsWith(label));
+  const before = await sourceTabs();
+  assert(before.length === 0, `the report of ${node} opened as Markdown source too (tabs: ${JSON.stringify(await readEditorTabs(page))}); it should open rendered only`);
+  await runPaletteCommand(page, 'Markdown: Open Source File');
+  const deadline = Date.now() + 10_000;
+  while ((await sourceTabs()).length === 0 && Date.now() < deadline) await sleep(200);
   await sleep(300);
   const text = await readActiveEditorText(page);
   return text.replace(/\r\n/g, '\n');
@@ -76,9 +86,8 @@ async function readReport(page, node) {
  * The rendered preview: the Markdown preview is a webview, so find the frame whose h1 names the node and
  * return its headings (h1–h3) and whether the findings section holds `needle`.
  */
-async function readPreview(page, node, timeoutMs) {
+async function readPreview(page, node, timeoutMs, title = `PLEG Doctor report: ${node}`) {
   const deadline = Date.now() + timeoutMs;
-  const title = `PLEG Doctor report: ${node}`;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       const found = await frame
@@ -86,7 +95,9 @@ async function readPreview(page, node, timeoutMs) {
           const h1 = [...document.querySelectorAll('h1')].find((h) => (h.textContent ?? '').trim() === wanted);
           if (!h1) return undefined;
           const headings = [...document.querySelectorAll('h1, h2, h3')].map((h) => `${h.tagName.toLowerCase()} ${(h.textContent ?? '').trim()}`);
-          return { headings, tables: document.querySelectorAll('table').length, text: (document.body.textContent ?? '').slice(0, 4000) };
+          const rows = [...document.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('td, th')].map((c) => (c.textContent ?? '').trim()));
+          const links = [...document.querySelectorAll('a')].map((a) => ({ text: (a.textContent ?? '').trim(), href: a.getAttribute('href') ?? a.getAttribute('data-href') ?? '' }));
+          return { headings, tables: document.querySelectorAll('table').length, rows, links, text: (document.body.textContent ?? '').slice(0, 4000) };
         }, title)
         .catch(() => undefined);
       if (found) return found;
@@ -162,10 +173,10 @@ export async function runDiagnoseChecks(ctx) {
     const started = Date.now();
     const { toast, progressSeen } = await waitForDiagnosis(page, DIAGNOSE_PLEG_NODE, DIAGNOSIS_TIMEOUT_MS);
     const elapsed = Date.now() - started;
-    const text = await readReport(page, DIAGNOSE_PLEG_NODE);
     const preview = await readPreview(page, DIAGNOSE_PLEG_NODE, 20_000);
     await shot('7a-diagnosis-report');
     await readmeReportShot(page, shot, log);
+    const text = await readReport(page, DIAGNOSE_PLEG_NODE);
     const headline = toast.message.slice(`${DIAGNOSE_PLEG_NODE}: `.length);
     const requests = prod.server.requestLog.filter((r) => r.includes(`/api/v1/nodes/${DIAGNOSE_PLEG_NODE}/proxy/`));
     log(`report of ${DIAGNOSE_PLEG_NODE}:\n${text.split('\n').slice(0, 40).join('\n')}`);
@@ -195,9 +206,9 @@ export async function runDiagnoseChecks(ctx) {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: DIAGNOSE_READY_NODE }).first().waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
     const { toast } = await waitForDiagnosis(page, DIAGNOSE_READY_NODE, DIAGNOSIS_TIMEOUT_MS);
-    const text = await readReport(page, DIAGNOSE_READY_NODE);
     const preview = await readPreview(page, DIAGNOSE_READY_NODE, 20_000);
     await shot('7b-ready-node-report');
+    const text = await readReport(page, DIAGNOSE_READY_NODE);
     assert(!(await readQuickInput(page)), 'a quick input is still open after the diagnosis');
     assert(text.startsWith(`# PLEG Doctor report: ${DIAGNOSE_READY_NODE}\n`), `the report does not start with "# PLEG Doctor report: ${DIAGNOSE_READY_NODE}": ${JSON.stringify(text.slice(0, 120))}`);
     assert(section(text, 'Findings') === 'No problem found.', `the Findings section is not exactly "No problem found.":\n${(section(text, 'Findings') ?? '(none)').slice(0, 800)}`);
@@ -216,7 +227,7 @@ export async function runDiagnoseChecks(ctx) {
     try {
       await sleep(1_500);
       await clearNotifications(page);
-      const tabsBefore = (await readEditorTabs(page)).filter((t) => t.aria.startsWith(reportLabel(CANCEL_NODE))).length;
+      const tabsBefore = (await readEditorTabs(page)).filter((t) => t.aria.includes(reportLabel(CANCEL_NODE))).length;
       await page.mouse.move(5, 5);
       await pickContextMenuItem(page, rowLocator(page, CANCEL_NODE).first().locator('.label-name'), COMMAND_TITLE);
       const progress = page.locator('.notifications-toasts .notification-toast-container', { hasText: `Diagnosing ${CANCEL_NODE}` }).first();
@@ -235,7 +246,7 @@ export async function runDiagnoseChecks(ctx) {
       await shot('7c-cancelled');
       const errors = (await readToasts(page)).filter((t) => t.severity === 'error');
       await sleep(1_000);
-      const tabsAfter = (await readEditorTabs(page)).filter((t) => t.aria.startsWith(reportLabel(CANCEL_NODE))).length;
+      const tabsAfter = (await readEditorTabs(page)).filter((t) => t.aria.includes(reportLabel(CANCEL_NODE))).length;
       assert(cancelled, `no "Diagnosis of ${CANCEL_NODE} cancelled" notification within 10 s of Cancel; on screen: ${await describePrompts(page)}`);
       assert(latency <= CANCEL_BOUND_MS, `"Diagnosis of ${CANCEL_NODE} cancelled" came ${latency} ms after Cancel (bound ${CANCEL_BOUND_MS} ms)`);
       assert(cancelled.severity === 'info', `the cancel notification is ${cancelled.severity}, not information`);
@@ -290,7 +301,7 @@ const DIAGNOSE_ALL_TITLE = 'Diagnose All NotReady Nodes';
 const ALL_FRESH_NOT_READY = ['prod-eu-node-03', 'prod-eu-node-11'];
 // A Ready node no earlier check diagnosed: Diagnose All must leave it alone.
 const ALL_READY_UNTOUCHED = 'prod-eu-node-02';
-const VERDICT_WORDS = new Set(['ok', 'warning', 'fails', 'unknown']);
+const VERDICT_WORDS = new Set(['ok', 'warning', 'fails', 'unknown', 'not applicable']);
 const EXPORT_NODE = DIAGNOSE_PLEG_NODE;
 
 /** The node rows of the two demo contexts (level 2), as the tree shows them now (contexts expanded). */
@@ -361,11 +372,12 @@ async function diagnosisUnder(page, node) {
 
 async function runDiagnoseAllCheck(ctx) {
   const { page, check, shot } = ctx;
-  await check(`(7e) ${DIAGNOSE_ALL_TITLE} from the palette: progress notification, summary, and verdict rows under the NotReady nodes (${ALL_FRESH_NOT_READY.join(', ')}) but not under the Ready ${ALL_READY_UNTOUCHED}`, async () => {
+  await check(`(7e) ${DIAGNOSE_ALL_TITLE} from the palette: progress notification, summary, a fleet report listing every node NotReady in the window, and verdict rows under the NotReady nodes (${ALL_FRESH_NOT_READY.join(', ')}) but not under the Ready ${ALL_READY_UNTOUCHED}`, async () => {
     await runPaletteCommand(page, 'View: Close All Editors');
     await clearNotifications(page);
     const rows = await nodeRows(page);
-    const notReady = rows.filter((r) => !/^Ready\b/.test(r.description)).map((r) => r.label);
+    // NotReady now, or Ready for a moment between flaps ("Ready · 30s · 8 flaps"): both are diagnosed.
+    const notReady = rows.filter((r) => !/^Ready\b/.test(r.description) || /\bflaps$/.test(r.description)).map((r) => r.label);
     for (const n of [...ALL_FRESH_NOT_READY, ALL_READY_UNTOUCHED]) assert(rows.some((r) => r.label === n), `${n} is not in the tree; node rows: ${rows.map((r) => r.label).join(', ')}`);
     for (const n of ALL_FRESH_NOT_READY) assert(notReady.includes(n), `${n} is not NotReady in the tree before the run (NotReady: ${notReady.join(', ')})`);
     assert(!notReady.includes(ALL_READY_UNTOUCHED), `${ALL_READY_UNTOUCHED} is not Ready in the tree`);
@@ -410,7 +422,20 @@ async function runDiagnoseAllCheck(ctx) {
     }
     const untouched = await diagnosisUnder(page, ALL_READY_UNTOUCHED);
     assert(!untouched.group, `${DIAGNOSE_ALL_TITLE} put a Diagnosis row under the Ready node ${ALL_READY_UNTOUCHED}`);
-    return `"${progress.message || progress.source}" → ${summary.severity} "${summary.message}" after ${elapsed} ms; ${seen.join('; ')}; none under ${ALL_READY_UNTOUCHED}`;
+
+    // The fleet report: rendered, one table row per node of the run, each node linked to its report.
+    const fleet = await readPreview(page, '', 20_000, 'PLEG Doctor fleet report');
+    await shot('7e-fleet-report');
+    const fleetNodes = fleet.rows.map((r) => (r[0] ?? '').split(' · ')[0]).filter((n) => /^(prod-eu|staging)-node-\d+$/.test(n));
+    const missing = notReady.filter((n) => !fleetNodes.includes(n));
+    assert(missing.length === 0, `the fleet report lacks ${missing.join(', ')}; its rows: ${fleetNodes.join(', ')}`);
+    assert(!fleetNodes.includes(ALL_READY_UNTOUCHED), `the fleet report lists the Ready node ${ALL_READY_UNTOUCHED}`);
+    assert(fleetNodes.length === new Set(fleetNodes).size, `a node is listed twice in the fleet report: ${fleetNodes.join(', ')}`);
+    const unlinked = fleetNodes.filter((n) => !fleet.links.some((l) => l.text === n && l.href.includes(`${n}.pleg-report.md`)));
+    assert(unlinked.length === 0, `fleet report rows without a link to their report: ${unlinked.join(', ')}; links: ${JSON.stringify(fleet.links.slice(0, 6))}`);
+    assert(fleet.headings.some((h) => h.startsWith('h2 ') && /\(\d+ nodes?\)$/.test(h)), `the fleet report has no cause groups: ${fleet.headings.join(' | ')}`);
+    await runPaletteCommand(page, 'View: Close All Editors');
+    return `"${progress.message || progress.source}" → ${summary.severity} "${summary.message}" after ${elapsed} ms; ${seen.join('; ')}; none under ${ALL_READY_UNTOUCHED}; fleet report: ${fleet.headings.filter((h) => h.startsWith('h2 ')).join(' | ')}`;
   });
 }
 
@@ -472,7 +497,7 @@ async function runExportBundleCheck(ctx) {
     const count = /\((\d+) files\)$/.exec(written.message);
     assert(count && Number(count[1]) === files.length, `the notification says "${written.message}" but the folder holds ${files.length} files: ${files.join(', ')}`);
     // The demo's kubelet answers every endpoint; the node side is skipped (no node access for prod-eu).
-    const expected = ['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics-later.txt', 'metrics.txt', 'node.json'];
+    const expected = ['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics-later.txt', 'metrics.txt', 'node.json', 'report.md'];
     const missing = expected.filter((f) => !files.includes(f));
     assert(missing.length === 0, `the bundle lacks ${missing.join(', ')} (it has ${files.join(', ')})`);
     assert(!files.includes('snapshot.json') && !files.includes('probes.json'), `the bundle has node-side files although the node side was skipped: ${files.join(', ')}`);
@@ -486,6 +511,7 @@ async function runExportBundleCheck(ctx) {
     assert(Array.isArray(json('events.json').items), 'events.json is not an EventList');
     assert(/^# (HELP|TYPE) /m.test(read('metrics.txt')) && read('metrics.txt').includes('kubelet_pleg_'), 'metrics.txt is not the kubelet /metrics (no kubelet_pleg_ series)');
     assert(read('goroutines.txt').startsWith('goroutine '), 'goroutines.txt is not a goroutine dump');
+    assert(read('report.md').startsWith(`# PLEG Doctor report: ${EXPORT_NODE}\n`), 'report.md is not the rendered report of the node');
 
     // The same folder judged again, outside VS Code: the verdicts must be those the tree shows for the node.
     const cli = join(REPO, 'dist/cli.js');
@@ -500,7 +526,8 @@ async function runExportBundleCheck(ctx) {
     const word = { ok: 'ok', warn: 'warning', fail: 'fails', unknown: 'unknown' };
     const cliVerdicts = judged.checks.map((c) => word[c.verdict]).sort();
     const { checks } = await diagnosisUnder(page, EXPORT_NODE);
-    const treeVerdicts = checks.map((c) => c.description).sort();
+    // The JSON keeps its fixed four verdicts, where a check that does not apply is "ok"; the tree says "not applicable".
+    const treeVerdicts = checks.map((c) => (c.description === 'not applicable' ? 'ok' : c.description)).sort();
     assert(judged.checks.some((c) => c.verdict === 'fail'), `the CLI finds no failing check in the bundle of ${EXPORT_NODE}: ${judged.checks.map((c) => `${c.id}=${c.verdict}`).join(', ')}`);
     assert(JSON.stringify(cliVerdicts) === JSON.stringify(treeVerdicts), `the CLI's verdicts on the bundle differ from the tree's for ${EXPORT_NODE}:\n CLI  ${cliVerdicts.join(', ')}\n tree ${treeVerdicts.join(', ')}`);
     const tally = (list) => [...VERDICT_WORDS].map((w) => `${list.filter((v) => v === w).length} ${w}`).join(', ');

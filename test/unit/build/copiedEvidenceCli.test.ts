@@ -52,7 +52,7 @@ describe('pleg-doctor diagnose --evidence on copied folders (built CLI)', () => 
   it('frozen runtime, copied a week later: exit 1, runtime-hang named, the clock in the PLEG evidence', () => {
     const r = diagnoseEvidence(copiedFolder(frozenFiles(true)));
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('### ⛔ The container runtime is not answering CRI calls');
+    expect(r.stdout).toContain('### Problem: The container runtime is not answering CRI calls');
     expect(r.stdout).toContain("the kubelet's access-log line for GET /metrics number 12");
   });
 });

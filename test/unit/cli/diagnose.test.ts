@@ -94,8 +94,8 @@ function fakeGateway(
   return { factory, calls };
 }
 
-async function run(factory: DiagnoseGatewayFactory, args: string[], abortAfterMs?: number) {
-  const io = memoryIo();
+async function run(factory: DiagnoseGatewayFactory, args: string[], abortAfterMs?: number, tty = false) {
+  const io = memoryIo('', process.cwd(), tty);
   if (abortAfterMs !== undefined) setTimeout(() => io.controller.abort(new Error('interrupted by SIGINT')), abortAfterMs);
   const code = await runCli(['diagnose', ...args], io, { diagnose: { summary: '', load: () => Promise.resolve(createDiagnoseCommand(factory)) } }, '1');
   return { code, out: io.out(), err: io.err() };
@@ -104,13 +104,34 @@ async function run(factory: DiagnoseGatewayFactory, args: string[], abortAfterMs
 const base = ['--context', 'prod-eu', '--metrics-interval', '0'];
 
 describe('pleg-doctor diagnose', () => {
+  it('at a terminal: the report in plain text, no Markdown escapes or markup; -o md and -o json when asked', async () => {
+    const g = fakeGateway(flapperNotReady());
+    const text = await run(g.factory, [...base, '--node', 'prod-eu-node-07'], undefined, true);
+    expect(text.code).toBe(1);
+    expect(text.out.split('\n').slice(0, 2)).toEqual(['PLEG Doctor report: prod-eu-node-07', '===================================']);
+    expect(text.out).toContain("* Problem: One pod's status calls time out: a stuck container or shim");
+    expect(text.out).toContain('[select, 2 minutes]');
+    expect(text.out).toMatch(/list_podsandbox mean [\d.]+ms/u);
+    expect(text.out).not.toMatch(/\\[[\]_|*]|&lt;|&gt;|&amp;|^#|\*\*|\|---/mu);
+    expect(text.out).toContain('      $ kubectl cordon NODE_NAME');
+    const md = await run(g.factory, [...base, '--node', 'prod-eu-node-07', '-o', 'md'], undefined, true);
+    expect(md.out).toContain("### Problem: One pod's status calls time out");
+    expect(md.out).toContain('\\[select, 2 minutes\\]');
+    const json = await run(g.factory, [...base, '--node', 'prod-eu-node-07', '-o', 'json'], undefined, true);
+    expect((JSON.parse(json.out) as { node: string }).node).toBe('prod-eu-node-07');
+    // Piped (no terminal) and no -o: the Markdown it printed before -o text existed.
+    const piped = await run(g.factory, [...base, '--node', 'prod-eu-node-07']);
+    expect(piped.out.startsWith('# PLEG Doctor report: prod-eu-node-07\n')).toBe(true);
+    expect(piped.out).toContain('\\[select, 2 minutes\\]');
+  });
+
   it('the flapper: a stuck-container problem in Markdown, exit 1 (a check fails); all four kubelet endpoints were read', async () => {
     const g = fakeGateway(flapperNotReady());
     const r = await run(g.factory, [...base, '--node', 'prod-eu-node-07', '--kubeconfig', '/k1', '--kubeconfig', '/k2']);
     expect(r.err).toBe('');
     expect(r.code).toBe(1);
     expect(r.out.split('\n')[0]).toBe('# PLEG Doctor report: prod-eu-node-07');
-    expect(r.out).toContain("### ⛔ One pod's status calls time out: a stuck container or shim");
+    expect(r.out).toContain("### Problem: One pod's status calls time out: a stuck container or shim");
     expect(g.calls.proxy.sort()).toEqual(['prod-eu-node-07 /configz', 'prod-eu-node-07 /debug/pprof/goroutine?debug=2', 'prod-eu-node-07 /healthz?verbose', 'prod-eu-node-07 /metrics']);
     expect(g.calls.kubeconfigPaths).toEqual(['/k1', '/k2']);
     expect(g.calls.disposed).toBe(true);
@@ -136,7 +157,10 @@ describe('pleg-doctor diagnose', () => {
     const off = fakeGateway(demoAt(30));
     const r = await run(off.factory, [...base, '--node', 'prod-eu-node-01', '--no-node-proxy', '--format', 'md']);
     expect(off.calls.proxy).toEqual([]);
-    expect(r.out).toContain('plegDoctor.diagnostics.useNodeProxy is off');
+    // The CLI's own words: the flag that turned the proxy off, and how to undo it; no VS Code setting.
+    expect(r.out).toContain('were not read: --no-node-proxy was given. Reading them through the API server (without `--no-node-proxy`) needs');
+    expect(r.out).toContain('Run `pleg-doctor diagnose` with `--ssh`');
+    expect(r.out).not.toContain('plegDoctor.');
     const forbidden = fakeGateway(demoAt(30), { forbidProxy: true });
     const f = await run(forbidden.factory, [...base, '--node', 'prod-eu-node-01', '--format', 'json']);
     expect(f.code).toBe(0);
@@ -202,8 +226,13 @@ describe('pleg-doctor diagnose', () => {
       const fresh = join(parent, 'bundle');
       const r = await run(g.factory, [...base, '--node', 'prod-eu-node-01', '--save-evidence', fresh]);
       expect(r.code).toBe(0);
-      expect(r.err).toContain(`evidence bundle written to ${fresh}: bundle.json, node.json, metrics.txt, configz.json, healthz.txt, goroutines.txt, events.json`);
-      expect(readdirSync(fresh).sort()).toEqual(['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics.txt', 'node.json']);
+      expect(r.err).toContain(`evidence bundle written to ${fresh}: bundle.json, node.json, metrics.txt, configz.json, healthz.txt, goroutines.txt, events.json, report.md`);
+      expect(readdirSync(fresh).sort()).toEqual(['bundle.json', 'configz.json', 'events.json', 'goroutines.txt', 'healthz.txt', 'metrics.txt', 'node.json', 'report.md']);
+      // The bundle carries the report as printed (Markdown), and reading the bundle back judges the evidence, not it.
+      expect(readFileSync(join(fresh, 'report.md'), 'utf8')).toBe(r.out);
+      const again = await run(g.factory, ['--evidence', fresh, '-o', 'md']);
+      expect(again.err).not.toContain('ignored');
+      expect(again.out.replace(/collected \S+/u, '')).toBe(r.out.replace(/collected \S+/u, ''));
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }
@@ -257,8 +286,8 @@ describe('pleg-doctor diagnose', () => {
     for (const [args, message] of [
       [['--context', 'c'], '--node is required'],
       [[], '--node is required'],
-      [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be md, markdown or json'],
-      [['--context', 'c', '--node', 'n', '-o', 'yaml'], '-o/--output must be md, markdown or json, got "yaml"'],
+      [['--context', 'c', '--node', 'n', '--format', 'html'], '--format must be text, md, markdown or json'],
+      [['--context', 'c', '--node', 'n', '-o', 'yaml'], '-o/--output must be text, md, markdown or json, got "yaml"'],
       [['--context', 'c', '--node', 'n', '--proxy-timeout', '0'], '--proxy-timeout must be an integer from 1'],
       [['--context', 'c', '--node', 'n', '--metrics-interval', '-5'], '--metrics-interval must be an integer'],
       [['--context', 'c', '--node', 'n', '--log-window', 'x'], '--log-window must be an integer'],

@@ -7,12 +7,13 @@ export interface MemoryIo extends CliIo {
   controller: AbortController;
 }
 
-export function memoryIo(stdin = '', cwd = process.cwd()): MemoryIo {
+/** `tty`: standard output behaves as a terminal (a person reads it), as `process.stdout.isTTY` says. */
+export function memoryIo(stdin = '', cwd = process.cwd(), tty = false): MemoryIo {
   let out = '';
   let err = '';
   const controller = new AbortController();
   return {
-    stdout: { write: (c: string | Uint8Array) => (out += typeof c === 'string' ? c : Buffer.from(c).toString('utf8')) },
+    stdout: { write: (c: string | Uint8Array) => (out += typeof c === 'string' ? c : Buffer.from(c).toString('utf8')), isTTY: tty },
     stderr: { write: (c: string) => (err += c) },
     readStdin: () => Promise.resolve(stdin),
     signal: controller.signal,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodesCommand } from '../../../src/cli/commands/nodes';
 import type { GatewayFactory } from '../../../src/cli/commands/nodes';
 import { runCli } from '../../../src/cli/dispatch';
-import type { KubeNode } from '../../../src/core/kube/objects';
+import type { KubeEvent, KubeNode } from '../../../src/core/kube/objects';
 import type { Listener, Subscription } from '../../../src/core/util/emitter';
 import type { ContextInfo, KubeGateway, NodeChange, NodeWatch, WatchState } from '../../../src/infra/kube/gateway';
 import { memoryIo } from './memoryIo';
@@ -49,8 +49,15 @@ class ScriptedWatch implements NodeWatch {
 type Script = ConstructorParameters<typeof ScriptedWatch>[1];
 
 /** `current`: the kubeconfig's current-context (default: the first context; null: none set). */
-function gateway(scripts: Record<string, Script>, listError?: Error, current: string | null = Object.keys(scripts)[0] ?? null) {
+function gateway(
+  scripts: Record<string, Script>,
+  listError?: Error,
+  current: string | null = Object.keys(scripts)[0] ?? null,
+  /** Each node's events; a node missing here has none; a node mapped to an Error fails its list. */
+  events: Record<string, KubeEvent[] | Error> = {},
+) {
   const watches: ScriptedWatch[] = [];
+  const eventLists: string[] = [];
   let disposed = false;
   let options: Parameters<GatewayFactory>[0];
   const factory: GatewayFactory = (o) => {
@@ -66,7 +73,11 @@ function gateway(scripts: Record<string, Script>, listError?: Error, current: st
         watches.push(w);
         return w;
       },
-      listNodeEvents: () => Promise.resolve([]),
+      listNodeEvents: (_context, node) => {
+        eventLists.push(node);
+        const e = events[node];
+        return e instanceof Error ? Promise.reject(e) : Promise.resolve(e ?? []);
+      },
       countPods: () => Promise.resolve(0),
       getNode: (_context, node) => Promise.reject(new Error(`no node "${node}" in this fake`)),
       nodeProxyGet: () => Promise.resolve({ kind: 'timeout', ms: 0 }),
@@ -76,7 +87,21 @@ function gateway(scripts: Record<string, Script>, listError?: Error, current: st
     };
     return gw;
   };
-  return { factory, watches, isDisposed: () => disposed, options: () => options };
+  return { factory, watches, isDisposed: () => disposed, options: () => options, eventLists: () => eventLists };
+}
+
+async function runTty(factory: GatewayFactory, args: string[]) {
+  const io = memoryIo('', process.cwd(), true);
+  const code = await runCli(['nodes', ...args], io, { nodes: { summary: '', load: () => Promise.resolve(createNodesCommand(factory)) } }, '1');
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** `n` NodeNotReady events of `node`, one a minute, the last `agoS` seconds ago (the demo's stand-in writes them so). */
+function notReadyEvents(node: string, n: number, agoS = 60): KubeEvent[] {
+  return Array.from({ length: n }, (_, i) => {
+    const at = new Date(Date.now() - (agoS + i * 60) * 1000).toISOString();
+    return { reason: 'NodeNotReady', message: `Node ${node} status is now: NodeNotReady`, firstTimestamp: at, lastTimestamp: at, count: 1, involvedObject: { kind: 'Node', name: node } };
+  });
 }
 
 async function run(factory: GatewayFactory, args: string[], abortAfterMs?: number) {
@@ -87,6 +112,37 @@ async function run(factory: GatewayFactory, args: string[], abortAfterMs?: numbe
 }
 
 describe('pleg-doctor nodes', () => {
+  it('at a terminal: a table, worst first, a flapping Ready node among the NotReady ones, flaps counted; -o json the JSON lines', async () => {
+    // Ready changed a minute ago on every node but worker-1 (whose events cannot hold a flap, so are not asked for).
+    const recent = new Date(Date.now() - 60_000).toISOString();
+    const moved = nodes.map((n) => (n.metadata?.name === 'worker-1' ? n : { ...n, status: { ...n.status, conditions: (n.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, lastTransitionTime: recent } : c)) } }));
+    const g = gateway({ prod: [{ afterMs: 1, state: { kind: 'synced', resourceVersion: '1' }, nodes: moved }] }, undefined, 'prod', {
+      'worker-2': notReadyEvents('worker-2', 8),
+      'ip-10-0-1-17.eu-west-1.compute.internal': notReadyEvents('ip-10-0-1-17.eu-west-1.compute.internal', 1),
+      'worker-7': new Error('403 Forbidden: cannot list events'),
+    });
+    const r = await runTty(g.factory, []);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME +STATUS +FOR +FLAPS\/30M +DETAIL$/u);
+    const cells = lines.slice(1).map((l) => l.split(/ {3,}/u));
+    expect(cells.map((c) => [c[0], c[1], c[3]])).toEqual([
+      ['ip-10-0-1-17.eu-west-1.compute.internal', 'PLEG', '1×'],
+      ['worker-7', 'No heartbeat', '?'],
+      ['worker-2', 'Ready (flapping), cordoned', '8×'],
+      ['worker-1', 'Ready', '–'],
+    ]);
+    // The kubelet's nanosecond durations, cut to tenths for a person.
+    expect(lines[1]).not.toMatch(/\d\.\d{2,}s/u);
+    expect(g.eventLists()).not.toContain('worker-1');
+    expect(g.eventLists()).toHaveLength(3);
+    expect(r.err).toContain('the events of 1 of 4 nodes could not be read within 15s (FLAPS/30M "?"): 403 Forbidden: cannot list events');
+    const json = await run(g.factory, ['-o', 'json']);
+    expect(json.lines.map((l) => l['name'])).toEqual(['ip-10-0-1-17.eu-west-1.compute.internal', 'worker-1', 'worker-2', 'worker-7']);
+    const explicit = await runTty(g.factory, ['-o', 'json']);
+    expect(explicit.out.split('\n')[0]).toMatch(/^\{"context":"prod"/u);
+  });
+
   it('--all-contexts: one line per node per context, sorted by name; a failed context gives an error line and exit 1', async () => {
     const g = gateway({
       prod: [{ afterMs: 5, state: { kind: 'synced', resourceVersion: '7' }, nodes }],
@@ -196,8 +252,8 @@ describe('pleg-doctor nodes', () => {
       [['--frob'], 'pleg-doctor: nodes: unknown option "--frob"\n'],
       [['prod'], 'pleg-doctor: nodes: unexpected argument "prod" (use --context NAME)\n'],
       [['--context', 'a', '--all-contexts'], 'pleg-doctor: nodes: --context and --all-contexts exclude each other\n'],
-      [['-o', 'yaml'], 'pleg-doctor: nodes: -o/--output must be json, got "yaml"\n'],
-      [['--output=wide'], 'pleg-doctor: nodes: -o/--output must be json, got "wide"\n'],
+      [['-o', 'yaml'], 'pleg-doctor: nodes: -o/--output must be table or json, got "yaml"\n'],
+      [['--output=wide'], 'pleg-doctor: nodes: -o/--output must be table or json, got "wide"\n'],
     ])('%j', async (args, err) => {
       const r = await run(gateway({ a: [] }).factory, args);
       expect(r).toMatchObject({ code: 2, err, lines: [] });

@@ -100,7 +100,7 @@ describe('diagnose --evidence on a bundle made by hand from a real kubelet 1.32'
     expect(r.err).toContain("kubelet.log was not written with this bundle's manifest: its lines are read as history");
     // Markdown works on the same bundle.
     const md = await cli(['--evidence', dir, '--format', 'md']);
-    expect(md.out).toContain('### ⛔ The container runtime is not answering CRI calls');
+    expect(md.out).toContain('### Problem: The container runtime is not answering CRI calls');
     expect(md.out).toContain('- kubeletLog: kubelet log lines 3227–3748 (03:03:46 → 03:05:41)');
     expect(md.out).toContain('| kubeletLog | ok |');
   });

@@ -36,7 +36,8 @@ describe('density (cause 5)', () => {
     const over = at(96);
     expect(over.status).toBe('found');
     expect(over.finding?.severity).toBe('warning');
-    expect(over.finding?.evidence[0]?.text).toBe('`kubelet_running_pods` = 96 of 100 (status.capacity.pods): 96 %');
+    // Both pod counts, each labelled: the kubelet's running pods and the pods the API binds to the node.
+    expect(over.finding?.evidence[0]?.text).toBe('`kubelet_running_pods` = 96 of 100 (status.capacity.pods): 96 %; the API binds 20 pods to the node');
   });
 
   it('exited containers: above both the pod capacity and the running containers is a warning; 1001 is past the threshold of docs/root-causes.md', () => {

@@ -77,7 +77,7 @@ describe('the demo cluster diagnoses as scripted', () => {
     expect(check(d, 'runtime-hung').status).toBe('clear');
     expect(check(d, 'runtime-hung').note).toMatch(/list_podsandbox mean \d+(\.\d+)?ms/u);
     expect(d.headline).toBe("NotReady (PLEG): one pod's status calls time out: a stuck container or shim");
-    expect(renderDiagnosisMarkdown(d)).toContain(`### ⛔ ${STUCK_POD_TITLE}`);
+    expect(renderDiagnosisMarkdown(d)).toContain(`### Problem: ${STUCK_POD_TITLE}`);
   });
 
   it('prod-eu-node-05 (flapper) while NotReady → the same stuck-pod cause', async () => {

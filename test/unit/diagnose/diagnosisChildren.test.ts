@@ -41,6 +41,13 @@ describe('diagnosis rows under a node', () => {
     expect(plegItem.description).toBe('fails');
     expect(String(plegItem.tooltip)).toContain('pleg-health (pleg-metrics): fails');
     expect(diagnosisChildren(children[0] ?? group, results)).toEqual([]);
+    // A check that does not apply is no green "ok" (its JSON verdict stays "ok", the fixed taxonomy).
+    const na = d.checks.filter((c) => c.status === 'notApplicable').map((c) => c.checkId);
+    expect(na.length).toBeGreaterThan(0);
+    for (const id of na) {
+      const item = diagnosisTreeItem(children.find((c) => c.check?.id === id) ?? group, results);
+      expect([item.description, iconId(item)]).toEqual(['not applicable', 'circle-slash']);
+    }
   });
 
   it('a healthy node: the group row is ok even though node-only checks are unknown', () => {

@@ -56,7 +56,7 @@ describe('real kubelet 1.32 with its runtime frozen', () => {
     expect(d.headline).toBe('NotReady (PLEG): the container runtime is not answering CRI calls');
     const md = renderDiagnosisMarkdown(d);
     expect(md.startsWith('# PLEG Doctor report: pleg-node\n')).toBe(true);
-    expect(md).toContain('### ⛔ The container runtime is not answering CRI calls');
+    expect(md).toContain('### Problem: The container runtime is not answering CRI calls');
   });
 
   it('recovered, one scrape: the old 2-minute samples do not make a runtime finding', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from '../../../src/core/diagnose/diagnosis';
 import { codeSpan, escapeInline, fencedBlock, richInline, tableCell } from '../../../src/core/diagnose/report/markdownText';
-import { renderDiagnosisMarkdown } from '../../../src/core/diagnose/report/renderMarkdown';
+import { REPORT_FOOTER, renderDiagnosisMarkdown } from '../../../src/core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
 import { FORBIDDEN, NOW, TIMEOUT, evidence, goroutines, healthyMetrics, nodeObject, ok } from './builders';
 
@@ -24,18 +24,24 @@ describe('report layout', () => {
     expect(md.indexOf('## Evidence')).toBeLessThan(md.indexOf('## What could not be collected'));
     expect(md).toContain('`plegDoctor.nodeAccess.clusters`');
     expect(md).toContain('`plegDoctor.diagnostics.nodeSide`');
-    expect(md.trimEnd().split('\n').at(-1)).toContain('PLEG Doctor only reads: remediation is listed, never run.');
+    // What is true of both surfaces: diagnosing reads only; Remediate Node… runs an action only after asking.
+    expect(md.trimEnd().split('\n').at(-1)).toBe(`*${REPORT_FOOTER}*`);
+    expect(REPORT_FOOTER).toContain('Nothing under Remediation has been run');
+    expect(REPORT_FOOTER).toContain('Remediate Node…');
+    // No emoji: a font without them shows boxes.
+    expect(md).not.toMatch(/\p{Extended_Pictographic}/u);
   });
 
   it('a finding: severity mark in the heading, evidence list, remediation with its gate and the command in a code span', () => {
     const d = diagnose(evidence({ node: nodeObject({ ready: 'False' }), goroutines: ok(goroutines('PodSandboxStatus', 2)) }), { now: NOW });
     const md = renderDiagnosisMarkdown(d);
-    expect(md).toContain("### ⛔ One pod's status calls time out: a stuck container or shim");
+    expect(md).toContain("### Problem: One pod's status calls time out: a stuck container or shim");
     expect(md).toContain('- goroutines: relist goroutine 321 \\[select, 2 minutes\\] blocked in `PodSandboxStatus`, called from GetPodStatus under the relist');
     expect(md).toContain('- **read-only**: Find the culprit');
-    expect(md).toContain('- **🔒 destructive — confirm by typing the node name**: Reboot the node');
-    expect(md).toContain('- **🔒 confirm first**: Cordon the node so no new pods land on it while it is investigated `kubectl cordon NODE_NAME`');
-    expect(md).toContain('| One container or shim stuck | ⛔ found |');
+    expect(md).toContain('- **destructive — confirm by typing the node name**: Reboot the node');
+    expect(md).toContain('- **confirm first**: Cordon the node so no new pods land on it while it is investigated `kubectl cordon NODE_NAME`');
+    expect(md).toContain('| One container or shim stuck | problem found |');
+    expect(md).not.toMatch(/\p{Extended_Pictographic}/u);
   });
 
   it('no section "What could not be collected" when every source answered', () => {

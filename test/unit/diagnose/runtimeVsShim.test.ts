@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_DOWN, RUNTIME_NOT_ANSWERING } from '../../../src/core/diagnose/checks/runtimeHung';
-import { STUCK_POD_TITLE } from '../../../src/core/diagnose/checks/stuckContainer';
+import { STUCK_POD_TITLE, WHICH_POD } from '../../../src/core/diagnose/checks/stuckContainer';
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
 import {
   NOW,
@@ -132,8 +132,11 @@ describe('metrics between two scrapes', () => {
     expect(c.finding?.severity).toBe('problem');
     const text = c.finding?.evidence.map((e) => e.text).join('\n') ?? '';
     expect(text).toContain('operation_type="podsandbox_status"');
-    expect(text).toMatch(/4 calls since the kubelet started took ≈2m0s/u);
-    expect(text).toMatch(/2 relists took ≈4m0s \(≈ 2 × the 2m0s CRI deadline\)/u);
+    // Each number says what it counts: per call and per relist, on average, not all of them together.
+    expect(text).toMatch(/4 calls since the kubelet started took ≈2m0s each on average/u);
+    expect(text).toMatch(/2 relists since the kubelet started took ≈4m0s each on average \(≈ 2 × the 2m0s CRI deadline\)/u);
+    // Nothing here names the pod: the finding says so, and what would.
+    expect(c.finding?.summary).toContain(WHICH_POD);
     expect(check(d, 'runtime-hung').status).toBe('clear');
     expect(d.headline).toBe("NotReady (PLEG): one pod's status calls time out: a stuck container or shim");
   });
@@ -200,6 +203,8 @@ describe('node side', () => {
     expect(c.status).toBe('found');
     expect(c.finding?.severity).toBe('warning');
     expect(c.finding?.evidence.map((e) => e.text).join('\n')).toContain('`shop/web-7d9`');
+    // The pod is named: no "which pod" caveat.
+    expect(c.finding?.summary).not.toContain('Which pod');
     const commands = c.finding?.remediation.map((r) => r.command ?? '') ?? [];
     expect(commands).toContain(`timeout 15 crictl -t 10s inspectp ${id}`);
     expect(commands.join('\n')).not.toContain('rm -rf');

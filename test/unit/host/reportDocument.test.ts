@@ -39,11 +39,11 @@ describe('bounded document contents', () => {
     expect(store.get('a')).toBe('1b');
   });
 
-  it('holds the last MAX_REPORTS (20) reports', () => {
+  it('holds the last MAX_REPORTS (250) reports', () => {
     const store = new BoundedContents(MAX_REPORTS);
-    for (let i = 1; i <= 25; i++) store.set(`r${i}`, String(i));
-    expect(MAX_REPORTS).toBe(20);
-    expect(store.size).toBe(20);
+    for (let i = 1; i <= 255; i++) store.set(`r${i}`, String(i));
+    expect(MAX_REPORTS).toBe(250);
+    expect(store.size).toBe(250);
     expect(store.get('r5')).toBeUndefined();
     expect(store.get('r6')).toBe('6');
     store.clear();

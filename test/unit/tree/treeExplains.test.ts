@@ -4,7 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { classifyNode } from '../../../src/core/classify/classifyNode';
 import type { KubeEvent } from '../../../src/core/kube/objects';
-import { STICKY_MS } from '../../../src/core/tree/contextNodes';
+import { readyFirst } from '../../../src/core/tree/conditionHealth';
+import { entryNeedsAttention, STICKY_MS } from '../../../src/core/tree/contextNodes';
+import { describeNode } from '../../../src/core/tree/nodeDescription';
+import { verdictIcon } from '../../../src/core/tree/verdictPresentation';
 import { countFlaps, flapText } from '../../../src/core/tree/flapHistory';
 import { englishText as t } from '../../../src/core/tree/localize';
 import { NodeTreeModel } from '../../../src/core/tree/nodeTreeModel';
@@ -74,7 +77,8 @@ describe('row texts', () => {
   });
 
   it('the Ready row shows the kubelet message when Ready is not True, the reason otherwise', () => {
-    expect(conditionDescription({ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: PLEG_MESSAGE })).toBe(`False · ${PLEG_MESSAGE}`);
+    expect(conditionDescription({ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: PLEG_MESSAGE })).toBe(`False · ${PLEG_MESSAGE.replace('3m46.752815514s', '3m46.7s')}`);
+    expect(PLEG_MESSAGE).toContain('3m46.752815514s');
     expect(conditionDescription({ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' })).toBe(
       'Unknown · Kubelet stopped posting node status.',
     );
@@ -160,6 +164,37 @@ describe('row order while nodes flap', () => {
     expect(changes).toEqual(['context', 'node']);
     model.setReadyEvents('prod', 'missing', [notReady(3)]);
     expect(changes).toHaveLength(2);
+  });
+});
+
+describe('a flapping node is no healthy node (issue 26 points 5, 6)', () => {
+  it('"Show Only Unhealthy" and Diagnose All keep a node that flaps while it is Ready for a moment; one NotReady is no flapping', () => {
+    const model = new NodeTreeModel({ classify: classifyNode, now: () => NOW });
+    model.setContexts([{ name: 'prod', isCurrent: true }]);
+    const source = new FakeNodeSource('prod');
+    model.attach(source);
+    source.list([makeNode('n-1', { status: 'True' }), makeNode('n-2', { status: 'True', since: minutesAgo(0.5) }), makeNode('n-3', { status: 'False', since: minutesAgo(2) }), makeNode('n-4', { status: 'True', since: minutesAgo(1) })]);
+    model.setReadyEvents('prod', 'n-2', [notReady(3), notReady(9), notReady(14)]);
+    model.setReadyEvents('prod', 'n-4', [notReady(2)]);
+    const group = model.group('prod')!;
+    expect(group.rows(true).map((r) => r.name)).toEqual(['n-3', 'n-2']);
+    expect(group.rows().filter((e) => entryNeedsAttention(e, NOW)).map((r) => r.name)).toEqual(['n-3', 'n-2']);
+  });
+
+  it('its row is not a green check and carries the short Ready spell and the flap count', () => {
+    const flaps = { count: 8, atLeast: false, windowS: 1800 };
+    expect(verdictIcon('ready', flaps)).toEqual({ id: 'debug-restart', color: 'charts.orange' });
+    expect(verdictIcon('ready', { ...flaps, count: 1 })).toEqual({ id: 'pass', color: 'charts.green' });
+    expect(verdictIcon('ready')).toEqual({ id: 'pass', color: 'charts.green' });
+    const c = classifyNode(makeNode('n', { status: 'True', since: minutesAgo(0.5) }), NOW);
+    expect(describeNode(c, NOW, t, flaps)).toBe('Ready · 30s · 8 flaps');
+    expect(describeNode(c, NOW, t)).toBe('Ready');
+  });
+
+  it('the Ready condition comes first among a node\'s conditions, the rest in the kubelet\'s order', () => {
+    const types = (list: { type: string }[]) => readyFirst(list).map((c) => c.type);
+    expect(types([{ type: 'MemoryPressure' }, { type: 'DiskPressure' }, { type: 'PIDPressure' }, { type: 'Ready' }])).toEqual(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']);
+    expect(types([{ type: 'NetworkUnavailable' }])).toEqual(['NetworkUnavailable']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGoDuration, formatGoDurationMs, parseGoDurationNs, parseGoDurationSeconds, MAX_GO_DURATION_NS, GoDurationError } from '../../../src/core/util/goDuration';
+import { formatGoDuration, formatGoDurationMs, parseGoDurationNs, parseGoDurationSeconds, MAX_GO_DURATION_NS, GoDurationError, roundGoDurations } from '../../../src/core/util/goDuration';
 
 describe('formatGoDuration (Go Duration.String)', () => {
   it.each([
@@ -43,5 +43,17 @@ describe('parseGoDuration', () => {
 
   it('gives seconds', () => {
     expect(parseGoDurationSeconds('3m46.752815514s')).toBeCloseTo(226.752815514, 9);
+  });
+});
+
+describe('roundGoDurations', () => {
+  it('cuts the kubelet\'s nanosecond durations to tenths, truncating, and leaves the rest of the text alone', () => {
+    expect(roundGoDurations('PLEG is not healthy: pleg was last seen active 10m5.901340155s ago; threshold is 3m0s')).toBe(
+      'PLEG is not healthy: pleg was last seen active 10m5.9s ago; threshold is 3m0s',
+    );
+    expect(roundGoDurations('took 2.5004s, then 1h2m3.99s')).toBe('took 2.5s, then 1h2m3.9s');
+    expect(roundGoDurations('0.05s')).toBe('0s');
+    // Already short, not a duration, or part of a larger token: unchanged.
+    expect(roundGoDurations('3m0s 1.5s v1.32.4 10.0.0.12s x1.234s')).toBe('3m0s 1.5s v1.32.4 10.0.0.12s x1.234s');
   });
 });

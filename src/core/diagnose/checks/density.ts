@@ -10,7 +10,7 @@ import { clear, found, noEvidence, type Check, type CheckOutcome } from '../chec
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
 import { missingNotes } from '../sourceNotes';
-import { quoted } from '../textFormat';
+import { plural, quoted } from '../textFormat';
 
 export const TOO_MANY_PODS_FRACTION = 0.95;
 export const TOO_MANY_EXITED = 1000;
@@ -30,7 +30,10 @@ export const densityCheck: Check = {
 
     if (pods !== undefined && capacity !== undefined && capacity > 0) {
       const share = pods / capacity;
-      const text = `${podsName} = ${pods} of ${capacity} (${capacityOrigin}): ${Math.round(share * 1000) / 10} %`;
+      // Two counts of "pods" differ by design: the kubelet's running sandboxes, and the pods the API binds to the
+      // node (the tooltip's "Pods: n / max", pending and finished ones included). Both are labelled when both are known.
+      const bound = metricPods !== undefined && ctx.podCount !== undefined ? `; the API binds ${plural(ctx.podCount, 'pod')} to the node` : '';
+      const text = `${podsName} = ${pods} of ${capacity} (${capacityOrigin}): ${Math.round(share * 1000) / 10} %${bound}`;
       if (share > TOO_MANY_PODS_FRACTION) lines.push({ origin: podsOrigin, text });
       else facts.push(text);
     } else if (pods !== undefined) facts.push(`${pods} pods (capacity unknown)`);

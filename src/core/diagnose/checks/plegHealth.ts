@@ -91,7 +91,9 @@ export const plegHealthCheck: Check = {
       else if (evented) title = 'EventedPLEG is not healthy: its event channel is full';
       else if (never) title = 'PLEG is not healthy: no relist has succeeded since the kubelet started';
       else {
-        const ago = c.plegLastSeenAgoSeconds ?? metricAge;
+        // One number for one fact: the newest reading of the relist's age (the /metrics scrape, which the
+        // evidence line below gives too) before the Ready message's, which is as old as the last status post.
+        const ago = metricAge ?? c.plegLastSeenAgoSeconds ?? undefined;
         const threshold = c.plegThresholdSeconds ?? PLEG_THRESHOLD_SECONDS;
         title = ago !== undefined ? `PLEG is not healthy: last relist started ${age(ago)} ago (threshold ${age(threshold)})` : 'PLEG is not healthy';
       }

@@ -73,6 +73,18 @@ function remediation(ids: string[]): Remediation[] {
 
 const REFS = ['kubernetes/kubernetes#45419', 'kubernetes/kubernetes#94829'];
 
+/**
+ * Why the report cannot name the pod from what it read, and what would. The goroutine dump prints
+ * GetPodStatus's pod UID, name and namespace as string pointers and lengths only (Go tracebacks never print
+ * string contents); the kubelet does not log a failed PodSandboxStatus (cri-client remote_runtime.go,
+ * podSandboxStatusV1 returns the error unlogged); the metrics count calls per operation, not per pod. What
+ * names it: the kubelet's own log, which from 1.24 writes `"PLEG: Write status" err=… pod="ns/name"` at
+ * error level for each pod whose status a relist could not read (pleg/generic.go, updateCache), and the
+ * node side's CRI snapshot, which asks each sandbox and container on its own call.
+ */
+export const WHICH_POD =
+  'Which pod: the evidence read does not name it (the goroutine dump shows only pointers to the pod’s UID, name and namespace, and the metrics count calls, not pods). The kubelet log names it (from kubelet 1.24, "PLEG: Write status" with err= and pod=, at error level), and so does the node side’s CRI snapshot, which asks each sandbox and container on its own call.';
+
 export const stuckContainerCheck: Check = {
   id: 'stuck-container',
   title: 'One container or shim stuck',
@@ -97,7 +109,7 @@ export const stuckContainerCheck: Check = {
           direct.push(errorsLine(ctx, op));
           direct.push({
             origin: op.window === 'interval' && slow.window === 'between the scrapes' ? 'metricsLater' : 'metrics',
-            text: `${quoted(`kubelet_runtime_operations_duration_seconds{operation_type="${op.name}"}`)}: ${plural(slow.count, 'call')} ${slow.window} took ≈${approxSeconds(slow.meanSeconds)} (runtimeRequestTimeout ${seconds(ctx.runtimeRequestTimeoutMs / 1000)})`,
+            text: `${quoted(`kubelet_runtime_operations_duration_seconds{operation_type="${op.name}"}`)}: ${plural(slow.count, 'call')} ${slow.window} took ≈${approxSeconds(slow.meanSeconds)} each on average (runtimeRequestTimeout ${seconds(ctx.runtimeRequestTimeoutMs / 1000)})`,
           });
         }
       }
@@ -117,7 +129,7 @@ export const stuckContainerCheck: Check = {
         const multiple = Math.max(1, Math.round(long.meanSeconds / timeout));
         supporting.push({
           origin: 'metrics',
-          text: `${quoted('kubelet_pleg_relist_duration_seconds')}: ${plural(long.count, 'relist')} took ≈${approxSeconds(long.meanSeconds)} (≈ ${multiple} × the ${seconds(timeout)} CRI deadline)`,
+          text: `${quoted('kubelet_pleg_relist_duration_seconds')}: ${plural(long.count, 'relist')} since the kubelet started took ≈${approxSeconds(long.meanSeconds)} each on average (≈ ${multiple} × the ${seconds(timeout)} CRI deadline)`,
         });
       }
     }
@@ -140,6 +152,18 @@ export const stuckContainerCheck: Check = {
         if (e.id !== undefined) ids.push(e.id);
       }
     }
+    // The kubelet's own words: each relist that could not read a pod's status names the pod.
+    let namedInLog = false;
+    if (!runtimeDown) {
+      for (const f of (ctx.kubeletLog?.statusWriteFailures ?? []).slice(0, 3)) {
+        namedInLog = true;
+        const line: EvidenceLine = {
+          origin: 'kubeletLog',
+          text: `kubelet log: the relist could not read the status of pod ${quoted(f.pod)} ×${f.count} ("PLEG: Write status"), the latest at line ${f.last.line}${f.last.clock !== undefined ? ` (${f.last.clock})` : ''}${f.last.err !== undefined ? `: ${quoted(f.last.err)}` : ''}`,
+        };
+        (f.last.err !== undefined && /deadline ?exceeded/iu.test(f.last.err) ? direct : supporting).push(line);
+      }
+    }
     const dState = ctx.probes?.dStateProcesses;
     if (dState?.status === 'ok') {
       for (const p of dState.value.filter((row) => /runc|shim/u.test(row.comm)).slice(0, 5)) {
@@ -158,7 +182,7 @@ export const stuckContainerCheck: Check = {
         cause: 2,
         severity: ctx.plegUnhealthy || relistHangs ? 'problem' : 'warning',
         title: STUCK_POD_TITLE,
-        summary,
+        summary: ids.length > 0 || namedInLog ? summary : `${summary} ${WHICH_POD}`,
         evidence: [...direct, ...supporting],
         remediation: remediation(ids),
         refs: REFS,

@@ -1,19 +1,19 @@
-// The diagnosis as a Markdown document. Layout (fixed by the contract): the title line, context and
-// collection time, `## Findings` (or exactly "No problem found."), `## Checks`, `## Evidence`, `## What
-// could not be collected` when there are gaps, and the footer saying PLEG Doctor only reads.
-// Every cluster-supplied string is escaped or put in a code span / fenced block (markdownText.ts).
+// The diagnosis as a report. Layout (fixed by the contract): the title line, context and collection time,
+// the headline, `Findings` (or exactly "No problem found."), `Checks`, `Evidence`, `What could not be
+// collected` when there are gaps, and the footer saying what ran and what did not. Written in Markdown
+// (renderDiagnosisMarkdown) or plain text for a terminal (renderDiagnosisText): one layout, two spellings
+// (reportStyle.ts). Marks are words, not emoji: a terminal or editor without an emoji font shows boxes.
 
-import type { CheckStatus, Diagnosis, Finding, Remediation, RemediationGate, Severity, SourceReport } from '../diagnosis';
-import { codeSpan, escapeInline, fencedBlock, richInline, tableCell } from './markdownText';
+import type { CheckResult, CheckStatus, Diagnosis, Finding, Remediation, RemediationGate, Severity, SourceReport } from '../diagnosis';
+import { MARKDOWN_STYLE, TEXT_STYLE, type ReportStyle } from './reportStyle';
 
-const SEVERITY_MARK: Record<Severity, string> = { problem: '⛔', warning: '⚠️', info: 'ℹ️' };
 const SEVERITY_WORD: Record<Severity, string> = { problem: 'Problem', warning: 'Warning', info: 'Info' };
 
 const GATE_LABEL: Record<RemediationGate, string> = {
   readOnly: 'read-only',
-  confirm: '🔒 confirm first',
-  disruptive: '🔒 disruptive — confirm, knowing the impact',
-  destructive: '🔒 destructive — confirm by typing the node name',
+  confirm: 'confirm first',
+  disruptive: 'disruptive — confirm, knowing the impact',
+  destructive: 'destructive — confirm by typing the node name',
 };
 
 const STATUS_LABEL: Record<CheckStatus, string> = {
@@ -23,87 +23,101 @@ const STATUS_LABEL: Record<CheckStatus, string> = {
   noEvidence: 'no evidence',
 };
 
-/** Messages longer than this go into a fenced block instead of a code span. */
+/** The last line: diagnosing reads only; advice runs only when a person runs it (Remediate Node… asks first). */
+export const REPORT_FOOTER =
+  'Diagnosing only reads. Nothing under Remediation has been run: run a command yourself after reading its gate, or pick the action in VS Code’s Remediate Node…, which shows the exact command and asks before it runs.';
+
+/** Messages longer than this go into a block instead of a code span. */
 const LONG_MESSAGE = 160;
 
 function label<K extends string>(table: Record<K, string>, key: K, fallback: string): string {
   return table[key] ?? fallback;
 }
 
-function renderRemediation(r: Remediation): string {
-  const gate = label(GATE_LABEL, r.gate, `🔒 ${String(r.gate)}`);
-  const command = typeof r.command === 'string' && r.command !== '' ? ` ${codeSpan(r.command)}` : '';
-  return `- **${gate}**: ${richInline(String(r.text))}${command}`;
+function renderRemediation(r: Remediation, s: ReportStyle): string {
+  const gate = label(GATE_LABEL, r.gate, String(r.gate));
+  const command = typeof r.command === 'string' && r.command !== '' ? s.command(r.command) : '';
+  return `- ${s.strong(gate)}: ${s.inline(String(r.text))}${command}`;
 }
 
-function renderFinding(f: Finding): string[] {
-  const mark = label(SEVERITY_MARK, f.severity, '•');
+function renderFinding(f: Finding, s: ReportStyle): string[] {
   const word = label(SEVERITY_WORD, f.severity, String(f.severity));
   const cause = typeof f.cause === 'number' ? ` · root cause ${f.cause} (docs/root-causes.md)` : '';
-  const lines = [`### ${mark} ${richInline(String(f.title))}`, '', `*${word}* · check ${codeSpan(String(f.checkId))}${cause}`, '', richInline(String(f.summary)), ''];
+  const lines = [s.heading(3, `${word}: ${s.inline(String(f.title))}`), '', `${s.emphasis(word)} · check ${s.code(String(f.checkId))}${cause}`, '', s.inline(String(f.summary)), ''];
   const evidence = Array.isArray(f.evidence) ? f.evidence : [];
   if (evidence.length > 0) {
-    lines.push('**Evidence**', '');
-    for (const e of evidence) lines.push(`- ${escapeInline(String(e.origin))}: ${richInline(String(e.text))}`);
+    lines.push(s.strong('Evidence'), '');
+    for (const e of evidence) lines.push(`- ${s.plain(String(e.origin))}: ${s.inline(String(e.text))}`);
     lines.push('');
   }
   const remediation = Array.isArray(f.remediation) ? f.remediation : [];
   if (remediation.length > 0) {
-    lines.push('**Remediation** (listed, never run by PLEG Doctor)', '');
-    for (const r of remediation) lines.push(renderRemediation(r));
+    lines.push(`${s.strong('Remediation')} (advice: nothing here has run)`, '');
+    for (const r of remediation) lines.push(renderRemediation(r, s));
     lines.push('');
   }
   const refs = Array.isArray(f.refs) ? f.refs : [];
-  if (refs.length > 0) lines.push(`References: ${refs.map((r) => escapeInline(String(r))).join(', ')}`, '');
+  if (refs.length > 0) lines.push(`References: ${refs.map((r) => s.plain(String(r))).join(', ')}`, '');
   return lines;
 }
 
-function renderSource(s: SourceReport): string {
-  const ms = typeof s.ms === 'number' && Number.isFinite(s.ms) ? String(Math.round(s.ms)) : '—';
-  return `| ${tableCell(String(s.source))} | ${tableCell(String(s.status))} | ${ms} | ${s.detail !== undefined ? tableCell(String(s.detail)) : ''} |`;
+/** A check's status cell: a finding says its severity ("problem found"), the others their status. */
+export function checkStatusText(c: CheckResult): string {
+  if (c.status === 'found' && c.finding !== undefined) return `${label(SEVERITY_WORD, c.finding.severity, '').toLowerCase()} found`.trimStart();
+  return label(STATUS_LABEL, c.status, String(c.status));
 }
 
-function readyBlock(d: Diagnosis): string[] {
+function sourceRow(src: SourceReport): string[] {
+  const ms = typeof src.ms === 'number' && Number.isFinite(src.ms) ? String(Math.round(src.ms)) : '—';
+  return [String(src.source), String(src.status), ms, src.detail !== undefined ? String(src.detail) : ''];
+}
+
+function readyBlock(d: Diagnosis, s: ReportStyle): string[] {
   if (typeof d.readyMessage !== 'string') return [];
-  const since = typeof d.readySince === 'string' ? ` (since ${escapeInline(d.readySince)})` : '';
+  const since = typeof d.readySince === 'string' ? ` (since ${s.plain(d.readySince)})` : '';
   const message = d.readyMessage;
-  if (message.length > LONG_MESSAGE || /[\r\n]/u.test(message)) return [`Ready message${since}:`, '', fencedBlock(message), ''];
-  return [`Ready message${since}: ${codeSpan(message)}`, ''];
+  if (message.length > LONG_MESSAGE || /[\r\n]/u.test(message)) return [`Ready message${since}:`, '', ...s.block(message), ''];
+  return [`Ready message${since}: ${s.code(message)}`, ''];
 }
 
-export function renderDiagnosisMarkdown(diagnosis: Diagnosis): string {
+function renderDiagnosis(diagnosis: Diagnosis, s: ReportStyle): string {
   const d = diagnosis;
   const findings = Array.isArray(d.findings) ? d.findings : [];
   const checks = Array.isArray(d.checks) ? d.checks : [];
   const sources = Array.isArray(d.sources) ? d.sources : [];
   const gaps = Array.isArray(d.gaps) ? d.gaps : [];
   const lines: string[] = [
-    `# PLEG Doctor report: ${escapeInline(String(d.nodeName ?? ''))}`,
+    s.heading(1, `PLEG Doctor report: ${s.plain(String(d.nodeName ?? ''))}`),
     '',
-    `Context ${codeSpan(String(d.context ?? ''))} · collected ${escapeInline(String(d.collectedAt ?? ''))} · verdict ${codeSpan(String(d.verdict ?? ''))}`,
+    `Context ${s.code(String(d.context ?? ''))} · collected ${s.plain(String(d.collectedAt ?? ''))} · verdict ${s.code(String(d.verdict ?? ''))}`,
     '',
-    `**${richInline(String(d.headline ?? ''))}**`,
+    s.strong(s.inline(String(d.headline ?? ''))),
     '',
-    ...readyBlock(d),
-    '## Findings',
+    ...readyBlock(d, s),
+    s.heading(2, 'Findings'),
     '',
   ];
   if (findings.length === 0) lines.push('No problem found.', '');
-  else for (const f of findings) lines.push(...renderFinding(f));
+  else for (const f of findings) lines.push(...renderFinding(f, s));
 
-  lines.push('## Checks', '', '| Check | Status | Note |', '|---|---|---|');
-  for (const c of checks) {
-    const status = c.status === 'found' && c.finding !== undefined ? `${label(SEVERITY_MARK, c.finding.severity, '')} found` : label(STATUS_LABEL, c.status, String(c.status));
-    lines.push(`| ${tableCell(String(c.title))} | ${tableCell(status)} | ${c.note !== undefined ? tableCell(String(c.note)) : c.finding !== undefined ? tableCell(String(c.finding.title)) : ''} |`);
-  }
-  lines.push('', '## Evidence', '', '| Source | Status | ms | Detail |', '|---|---|---|---|');
-  for (const s of sources) lines.push(renderSource(s));
-  lines.push('');
+  const checkRows = checks.map((c) => [String(c.title), checkStatusText(c), c.note !== undefined ? String(c.note) : c.finding !== undefined ? String(c.finding.title) : '']);
+  lines.push(s.heading(2, 'Checks'), '', ...s.table(['Check', 'Status', 'Note'], checkRows));
+  lines.push('', s.heading(2, 'Evidence'), '', ...s.table(['Source', 'Status', 'ms', 'Detail'], sources.map(sourceRow)), '');
   if (gaps.length > 0) {
-    lines.push('## What could not be collected', '');
-    for (const g of gaps) lines.push(`- ${richInline(String(g))}`);
+    lines.push(s.heading(2, 'What could not be collected'), '');
+    for (const g of gaps) lines.push(`- ${s.inline(String(g))}`);
     lines.push('');
   }
-  lines.push('---', '', '*PLEG Doctor only reads: remediation is listed, never run. Commands above are for you to run yourself, after reading their gate.*', '');
+  const rule = s.rule();
+  lines.push(...(rule !== '' ? [rule, ''] : []), s.emphasis(REPORT_FOOTER), '');
   return lines.join('\n');
+}
+
+export function renderDiagnosisMarkdown(diagnosis: Diagnosis): string {
+  return renderDiagnosis(diagnosis, MARKDOWN_STYLE);
+}
+
+/** The same report for a terminal: no Markdown escapes or markup. */
+export function renderDiagnosisText(diagnosis: Diagnosis): string {
+  return renderDiagnosis(diagnosis, TEXT_STYLE);
 }
