@@ -4,7 +4,7 @@
 // drawn at most once per frame.
 
 import { applySessionDelta, type SessionRelist, type TimelineSession } from '../../src/core/timeline/session';
-import type { FeedState, HostToWebview, SessionMode } from '../../src/shared/panelProtocol';
+import type { FeedState, HostToWebview, SessionHeadline, SessionMode } from '../../src/shared/panelProtocol';
 import { legendEntries, renderSessionCharts, type SessionChartLabels, type SessionCharts } from './sessionChart';
 import { appendDelta, nearestIndex, sessionSeries, type SessionSeries } from './sessionSeries';
 import { el } from './dom';
@@ -58,12 +58,16 @@ export class SessionPane {
     title.id = 'session-title';
     const label = el('p', '', 'session-label');
     label.id = 'session-label';
+    // The node's state now (a recording: at its end) in the classifier's words, above the model's prediction.
+    const headline = el('p', '', 'headline');
+    headline.id = 'headline';
+    headline.setAttribute('role', 'status');
     const prediction = el('p', '', 'prediction');
     prediction.id = 'prediction';
     prediction.setAttribute('role', 'status');
     const lacks = el('ul', undefined, 'lacks');
     lacks.id = 'lacks';
-    header.append(title, label, prediction, lacks);
+    header.append(title, headline, label, prediction, lacks);
 
     const toolbar = el('div', undefined, 'toolbar');
     const pause = button('pause', t('pause'), true);
@@ -158,6 +162,7 @@ export class SessionPane {
     const label = this.byId('session-label');
     label.textContent = `${t(message.mode === 'live' ? 'mode.live' : 'mode.replay')} — ${message.label}`;
     label.className = `session-label mode-${message.mode}`;
+    this.showHeadline(message.headline);
     this.showPrediction(message.prediction);
     this.showLacks(message.session.lacks);
     // Live, the view follows the last 15 minutes (a day in view costs a redraw of every relist each second);
@@ -186,6 +191,7 @@ export class SessionPane {
     if (session === undefined || series === undefined) return;
     applySessionDelta(session, message.delta);
     appendDelta(series, session, message.delta);
+    this.showHeadline(message.headline);
     this.showPrediction(message.prediction);
     if (message.delta.lacks !== undefined) this.showLacks(session.lacks);
     if (this.drawPending) return;
@@ -245,6 +251,15 @@ export class SessionPane {
     if (charts === undefined || this.zoomed) return;
     const [from, to] = this.range();
     charts.setRange(from, to);
+  }
+
+  private showHeadline(headline: SessionHeadline): void {
+    const box = this.byId('headline');
+    // The e2e and screen readers read the verdict id, not the (localized) words.
+    box.dataset['verdict'] = headline.verdict ?? '';
+    const lines: Node[] = [el('strong', headline.title), document.createTextNode(` — ${headline.when}`)];
+    if (headline.message !== '') lines.push(el('span', headline.message, 'headline-message'));
+    box.replaceChildren(...lines);
   }
 
   private showPrediction(prediction: string | null): void {

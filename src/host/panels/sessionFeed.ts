@@ -1,5 +1,5 @@
 // Where a node panel's session comes from: the live feed (A's LiveSource, growing in place) or a replay
-// (a recording, or the demo's simulated session), complete from the start. Pure (no vscode): the panel
+// (a recording or an evidence folder), complete from the start. Pure (no vscode): the panel
 // and the unit tests see the same small interface.
 
 import type { SessionDelta, TimelineSession } from '../../core/timeline/session';

@@ -18,6 +18,7 @@ import { simulate } from '../../../src/core/pleg/sim/simulate';
 import type { Timeline } from '../../../src/core/pleg/sim/timeline';
 import { scenarioSettings, timelineData, DEFAULT_WHAT_IF } from '../../../src/core/whatIf/whatIfTimeline';
 import type { TimelineData } from '../../../src/core/whatIf/whatIfTypes';
+import { sessionHeadline } from '../../../src/host/panels/timelineHeadline';
 import { webviewStrings } from '../../../src/host/panels/timelineStrings';
 import { webviewHtml } from '../../../src/host/panels/webviewHtml';
 import { PROTOCOL_VERSION, type HostToWebview, type PanelTarget, type WebviewToHost } from '../../../src/shared/panelProtocol';
@@ -331,7 +332,7 @@ describe('the session pane in headless Chromium', () => {
     const { page, consoleErrors } = await open(undefined, NODE);
     // The node is kept for the serializer before anything else happens.
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toMatchObject({ target: NODE, recording: null });
-    await toPage(page, { type: 'session', mode: 'replay', label: 'the recording session.json (a PLEG Doctor session)', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'the recording session.json (a PLEG Doctor session)', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     await page.locator('#lanes-chart canvas').first().waitFor();
 
@@ -404,14 +405,14 @@ describe('the session pane in headless Chromium', () => {
     const session = JSON.parse(JSON.stringify(recordedSession({ durationS: 600, pods: 30, freeze: { atS: 120, forS: 300 } }))) as ReturnType<typeof recordedSession>;
     const orange: [number, number, number] = [0xd1, 0x86, 0x16];
     const without = await open(undefined, NODE);
-    await toPage(without.page, { type: 'session', mode: 'replay', label: 'a 1.32 recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(without.page, { type: 'session', mode: 'replay', label: 'a 1.32 recording', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await without.page.locator('#session-chart canvas').first().waitFor();
     const orangeWithout = await pixelsNear(without.page, orange, 12, '#session-chart canvas');
     await without.page.close();
     // A per-pod relist of 30 s on every scrape: far above every other duration on the log axis.
     for (const k of session.kubelet) k.podRelistDurationS = 30;
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'replay', label: 'a 1.36 recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'a 1.36 recording', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     const legend = await page.locator('#session-legend li').evaluateAll((items) => items.map((li) => [(li as unknown as { dataset: Record<string, string> }).dataset['key'], li.textContent]));
     expect(legend.map(([key]) => key).slice(4, 7)).toEqual(['kubeletAge', 'kubeletDuration', 'kubeletPodDuration']);
@@ -428,7 +429,7 @@ describe('the session pane in headless Chromium', () => {
     const forced = session.relists.find((r) => !r.ok)!;
     forced.streamFailure = { error: 'rpc error: code = Unimplemented desc = method GetContainerEvents not implemented', failures: 2 };
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'replay', label: 'an evented recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'an evented recording', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     const box = (await page.locator('#session-chart .u-over').boundingBox())!;
     await page.mouse.move(box.x + (box.width * forced.endMs) / session.durationMs, box.y + box.height / 2);
@@ -447,7 +448,7 @@ describe('the session pane in headless Chromium', () => {
     // 14 pods with 1..14 events: 12 lanes and "other pods".
     session.podEvents = Array.from({ length: 14 }, (_p, pod) => Array.from({ length: pod + 1 }, (_e, i) => ({ atMs: 1_000 * (i + 1), pod: `default/pod-${pod}`, type: 'ContainerStarted' as const, container: 'c' }))).flat();
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'live', label: 'lanes', session, prediction: null, feed: 'running' });
+    await toPage(page, { type: 'session', mode: 'live', label: 'lanes', session, headline: sessionHeadline(session, true, englishText), prediction: null, feed: 'running' });
     const lanes = page.locator('#lanes-chart canvas').first();
     await lanes.waitFor();
     // The lane names are drawn in the chart's left axis: its pixels, and a mark on this very canvas.
@@ -461,7 +462,7 @@ describe('the session pane in headless Chromium', () => {
     const delta = recorder.advance(31_000);
     // A pod unseen so far, with more events than any other: it takes a lane; the lane count stays.
     delta.podEvents = Array.from({ length: 500 }, (_v, i) => ({ atMs: 30_000 + i, pod: 'zz/overtaker', type: 'ContainerStarted' as const, container: 'c' }));
-    await toPage(page, { type: 'sessionDelta', delta, prediction: null });
+    await toPage(page, { type: 'sessionDelta', delta, headline: sessionHeadline(session, true, englishText), prediction: null });
     await page.waitForTimeout(100);
     expect(await lanes.evaluate((canvas: Canvas2d & { __mark?: number }) => [canvas.__mark, canvas.height])).toEqual([1, height]);
     expect(await labels()).not.toBe(before);
@@ -473,11 +474,11 @@ describe('the session pane in headless Chromium', () => {
     const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
     recorder.advance(30_000);
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'live', label: 'prod-eu-node-07 in prod-eu, over SSH and the API server', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
+    await toPage(page, { type: 'session', mode: 'live', label: 'prod-eu-node-07 in prod-eu, over SSH and the API server', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, headline: sessionHeadline(recorder.session, true, englishText), prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
     await page.locator('#session-chart canvas').first().waitFor();
     await expect(page.locator('#feed-state').textContent()).resolves.toBe('Receiving');
     const before = await pixelsNear(page, [0x89, 0xd1, 0x85], 12, '#session-chart canvas');
-    for (let s = 31; s <= 60; s++) await toPage(page, { type: 'sessionDelta', delta: recorder.advance(s * 1000), prediction: `after ${s} s` });
+    for (let s = 31; s <= 60; s++) await toPage(page, { type: 'sessionDelta', delta: recorder.advance(s * 1000), headline: sessionHeadline(recorder.session, true, englishText), prediction: `after ${s} s` });
     await page.waitForTimeout(100);
     await expect(page.locator('#prediction').textContent()).resolves.toBe('after 60 s');
     // The whole session is shown: the relist line now spans twice the time.
