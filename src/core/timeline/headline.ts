@@ -14,6 +14,11 @@ export interface HeadlineState {
   ready?: SessionReady;
   /** Epoch ms since which the Ready status has been what it is (the condition's lastTransitionTime). */
   sinceEpochMs?: number;
+  /**
+   * False when the status was already so at the session's first Ready entry: the transition came before
+   * the session, and sinceEpochMs is only a lower bound (the session's first reading).
+   */
+  sinceSeen?: boolean;
   /** Epoch ms of the session's end: now for a live session. */
   atEpochMs: number;
 }
@@ -23,13 +28,13 @@ export interface HeadlineState {
  * have its status as its lastTransitionTime (the classifier needs it to tell a start-up transient from a
  * lasting error). Undefined when the session has no Ready entry.
  */
-export function lastReadyCondition(session: TimelineSession): { ready: SessionReady; transitionMs: number } | undefined {
+export function lastReadyCondition(session: TimelineSession): { ready: SessionReady; transitionMs: number; seen: boolean } | undefined {
   const entries = session.ready;
   const last = entries.at(-1);
   if (last === undefined) return undefined;
   let from = entries.length - 1;
   while (from > 0 && entries[from - 1]?.status === last.status) from--;
-  return { ready: last, transitionMs: entries[from]?.atMs ?? last.atMs };
+  return { ready: last, transitionMs: entries[from]?.atMs ?? last.atMs, seen: from > 0 };
 }
 
 export function headlineState(session: TimelineSession): HeadlineState {
@@ -38,11 +43,10 @@ export function headlineState(session: TimelineSession): HeadlineState {
   const atEpochMs = epoch(session.durationMs);
   const last = lastReadyCondition(session);
   if (last === undefined) return { verdict: null, atEpochMs };
-  const { ready, transitionMs } = last;
+  const { ready, transitionMs, seen } = last;
   const sinceEpochMs = epoch(transitionMs);
-  const node: KubeNode = {
-    metadata: { name: session.node },
-    status: { conditions: [{ type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, lastTransitionTime: new Date(sinceEpochMs).toISOString() }] },
-  };
-  return { verdict: classifyNode(node, new Date(atEpochMs)).verdict, ready, sinceEpochMs, atEpochMs };
+  // A transition before the session is unknown: the classifier is given none rather than a wrong one.
+  const condition = { type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, ...(seen ? { lastTransitionTime: new Date(sinceEpochMs).toISOString() } : {}) };
+  const node: KubeNode = { metadata: { name: session.node }, status: { conditions: [condition] } };
+  return { verdict: classifyNode(node, new Date(atEpochMs)).verdict, ready, sinceEpochMs, sinceSeen: seen, atEpochMs };
 }

@@ -223,14 +223,14 @@ describe('timeline panels', () => {
     expect(stack!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: 'node-stack-01 in staging, over SSH and the API server' });
   });
 
-  it('the headline is the classifier\'s verdict on the session\'s last Ready condition: now when live, at its end for a recording', async () => {
+  it('the headline is the classifier\'s verdict on the live session\'s last Ready condition, said of now', async () => {
     await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
     await settle();
     const panel = fake.created[0]!;
     panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
     const headline = panel.posted[1]!['headline'] as { verdict: string; title: string; when: string };
     // liveSession's last Ready condition is True (recordedSession without a freeze).
-    expect(headline).toMatchObject({ verdict: 'ready', title: 'Ready', when: expect.stringMatching(/^now \(Ready=True since \d\d:\d\d:\d\d UTC\)$/) });
+    expect(headline).toMatchObject({ verdict: 'ready', title: 'Ready', when: expect.stringMatching(/^now \(Ready=True since before \d\d:\d\d:\d\d UTC, when the session began\)$/) });
   });
 
   it('the serializer restores a node panel from the state its page saved, under the same key', async () => {

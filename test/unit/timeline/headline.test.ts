@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { headlineState, lastReadyCondition } from '../../../src/core/timeline/headline';
+import { predictThreshold } from '../../../src/core/timeline/predict';
 import type { SessionReady, TimelineSession } from '../../../src/core/timeline/session';
 import { englishText } from '../../../src/core/tree/localize';
 import { sessionHeadline } from '../../../src/host/panels/timelineHeadline';
@@ -42,7 +43,7 @@ describe('timeline headline', () => {
   it('the state at the end wins over an earlier NotReady: a recovered node is Ready', () => {
     const session = withReady([up(0), down(60_000, PLEG_MESSAGE), up(300_000)]);
     expect(headlineState(session).verdict).toBe('ready');
-    expect(lastReadyCondition(session)).toEqual({ ready: up(300_000), transitionMs: 300_000 });
+    expect(lastReadyCondition(session)).toEqual({ ready: up(300_000), transitionMs: 300_000, seen: true });
     expect(sessionHeadline(session, false, englishText).title).toBe('Ready');
   });
 
@@ -51,8 +52,28 @@ describe('timeline headline', () => {
     expect(headlineState(withReady([up(0), { atMs: 100_000, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' }])).verdict).toBe('lease-lost');
     // "may not have completed yet" for 1 minute is a kubelet starting; for 5 minutes it is the runtime.
     const pending = 'container runtime status check may not have completed yet';
-    expect(headlineState(withReady([down(540_000, pending)], 600_000)).verdict).toBe('startup');
-    expect(headlineState(withReady([down(300_000, pending)], 600_000)).verdict).toBe('runtime-down');
+    expect(headlineState(withReady([up(0), down(540_000, pending)], 600_000)).verdict).toBe('startup');
+    expect(headlineState(withReady([up(0), down(300_000, pending)], 600_000)).verdict).toBe('runtime-down');
+  });
+
+  it('a status the session found already so is dated "since before" the session began, and the classifier gets no transition time', () => {
+    const session = withReady([down(0, PLEG_MESSAGE), down(10_000, PLEG_MESSAGE)]);
+    expect(headlineState(session)).toMatchObject({ verdict: 'pleg', sinceSeen: false });
+    expect(sessionHeadline(session, true, englishText).when).toBe('now (Ready=False since before 07:00:00 UTC, when the session began)');
+    // "may not have completed yet" with no transition time cannot be told from a start-up transient: flagged, as the tree flags it.
+    expect(headlineState(withReady([down(0, 'container runtime status check may not have completed yet')], 60_000)).verdict).toBe('runtime-down');
+  });
+
+  it('the prediction does not call the first Ready reading a post it saw: the node was NotReady before the session', () => {
+    const session = withReady([down(0, PLEG_MESSAGE)], 30_000);
+    session.relists = [];
+    session.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 430 }];
+    expect(predictThreshold(session, 30_000).sentence).toMatch(/; the kubelet had posted NotReady before the session began \(07:00:00 UTC\)$/);
+    // A NotReady the session saw arrive is a post.
+    const seen = withReady([up(0), down(20_000, PLEG_MESSAGE)], 30_000);
+    seen.relists = [];
+    seen.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 200 }];
+    expect(predictThreshold(seen, 30_000).sentence).toMatch(/the kubelet posted NotReady at 07:00:20 UTC$/);
   });
 
   it('no Ready condition: no verdict, and the words say what is missing', () => {
