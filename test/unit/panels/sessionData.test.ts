@@ -10,7 +10,7 @@ import { parseScenario } from '../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../src/core/pleg/sim/simulate';
 import { applySessionDelta, type TimelineSession } from '../../../src/core/timeline/session';
 import { restoredPanel } from '../../../src/host/panels/panelState';
-import { SESSION_CSV_COLUMNS, sessionCsv } from '../../../src/host/panels/sessionCsv';
+import { csvMs, SESSION_CSV_COLUMNS, sessionCsv } from '../../../src/host/panels/sessionCsv';
 import { loadRecordingFile } from '../../../src/host/panels/timelineSources';
 import { appendDelta, nearestIndex, podLanes, sessionSeries } from '../../../webview/timeline/sessionSeries';
 import { recordedSession, SessionRecorder } from '../../support/timelineSession';
@@ -103,6 +103,23 @@ describe('CSV export', () => {
     expect(row).toContain(',false,rpc error: code = DeadlineExceeded');
     session.relists[0]!.error = 'a, "quoted" error';
     expect(sessionCsv(session).split('\r\n')[1]).toContain('"a, ""quoted"" error"');
+  });
+
+  it('writes milliseconds to the microsecond, not the doubles the subtraction leaves', () => {
+    const session = frozen();
+    // A relist that waited out the 2-minute deadline from the frozen-runtime fixture's freeze: its
+    // duration in doubles is 120000.00000000001.
+    const startMs = 86_985.64;
+    Object.assign(session.relists[0]!, { startMs, endMs: startMs + 120_000, sinceLastRelistStartMs: 120_000.1 - 0.2, rpcs: [{ rpc: 'ListPodSandbox', atMs: 0, latencyMs: 0.1 + 0.2 }] });
+    expect(startMs + 120_000 - startMs).not.toBe(120_000);
+    const cells = sessionCsv(session).split('\r\n')[1]!.split(',');
+    const at = (column: string): string => cells[SESSION_CSV_COLUMNS.indexOf(column as never)]!;
+    expect(at('start_ms')).toBe('86985.64');
+    expect(at('duration_ms')).toBe('120000');
+    expect(at('since_last_relist_start_ms')).toBe('119999.9');
+    expect(at('max_rpc_latency_ms')).toBe('0.3');
+    expect(csvMs(2.0004999)).toBe(2);
+    expect(csvMs(2.0005001)).toBe(2.001);
   });
 });
 
