@@ -15,37 +15,12 @@ import { onPixelRatioChange } from './pixelRatio';
 import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { clipSpan } from './clipSpan';
+import type { SessionChartLabels } from './sessionLegend';
+
+export type { SessionChartLabels } from './sessionLegend';
 import { lowerBound } from './lowerBound';
 import { NODE_STATUS_UPDATE_S, podLanes, predictedBands, type Marker, type SessionSeries, type Window } from './sessionSeries';
 
-export interface SessionChartLabels {
-  time: string;
-  healthAxis: string;
-  durationAxis: string;
-  health: string;
-  threshold: string;
-  duration: string;
-  failed: string;
-  kubeletAge: string;
-  kubeletDuration: string;
-  kubeletPodDuration: string;
-  discards: string;
-  rpcErrors: string;
-  laneHealth: string;
-  /** The health lane's name when it comes from the kubelet's metrics (no model relists). */
-  laneHealthKubelet: string;
-  lanePredicted: string;
-  laneReady: string;
-  unhealthy: string;
-  predicted: string;
-  readyFalse: string;
-  readyUnknown: string;
-  started: string;
-  died: string;
-  removed: string;
-  changed: string;
-  otherPods: string;
-}
 
 
 /** The lanes above the pods, in this order. */

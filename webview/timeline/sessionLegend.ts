@@ -2,8 +2,38 @@
 // (a simulation draws no pod events and a feed without SSH no relists: their entries would be noise).
 // Pure (no DOM), so the unit tests hold it.
 
-import type { SessionChartLabels } from './sessionChart';
 import { predictedBands, type SessionSeries } from './sessionSeries';
+
+/** The charts' words (localized by the host): series, lanes, bands and markers. */
+export interface SessionChartLabels {
+  time: string;
+  healthAxis: string;
+  durationAxis: string;
+  health: string;
+  threshold: string;
+  duration: string;
+  failed: string;
+  kubeletAge: string;
+  kubeletDuration: string;
+  kubeletPodDuration: string;
+  discards: string;
+  rpcErrors: string;
+  laneHealth: string;
+  /** The health lane's name when it comes from the kubelet's metrics (no model relists). */
+  laneHealthKubelet: string;
+  lanePredicted: string;
+  laneReady: string;
+  unhealthy: string;
+  predicted: string;
+  readyFalse: string;
+  readyUnknown: string;
+  started: string;
+  died: string;
+  removed: string;
+  changed: string;
+  otherPods: string;
+}
+
 
 export type SessionLegendKey =
   | 'health'

@@ -200,6 +200,10 @@ describe('timeline webview in headless Chromium', () => {
     expect(recorded.series.failedRelist.some((v) => v !== null)).toBe(true);
     const legend = await page.locator('#chart .legend li').evaluateAll((items) => items.map((li) => [(li as unknown as { dataset: Record<string, string> }).dataset['key'], li.textContent]));
     expect(legend.map(([key]) => key)).toEqual(['health', 'threshold', 'duration', 'failed', 'unhealthy', 'notReady']);
+    // A colour means one thing in both tabs: the legend's swatches are the session tab's for the same things.
+    const swatch = (key: string): Promise<string> => page.locator(`#chart .legend li[data-key="${key}"] .swatch`).evaluate((n) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(n).backgroundColor);
+    await expect(swatch('unhealthy')).resolves.toBe('rgb(241, 76, 76)');
+    await expect(swatch('notReady')).resolves.toBe('rgb(209, 134, 22)');
     expect(legend.find(([key]) => key === 'threshold')![1]).toBe('threshold: unhealthy above 180 s');
     // uPlot's own live legend ("Value: --") is gone.
     await expect(page.locator('.u-legend').count()).resolves.toBe(0);
@@ -211,8 +215,9 @@ describe('timeline webview in headless Chromium', () => {
       threshold: [0xcc, 0xa7, 0x00],
       duration: [0x89, 0xd1, 0x85],
       failed: [0xf1, 0x4c, 0x4c],
-      unhealthyBand: over([204, 167, 0], 0.55),
-      notReadyBand: over([241, 76, 76], 0.14),
+      // The session tab's colours: PLEG unhealthy its translucent red band, NotReady its predicted-lane orange.
+      unhealthyBand: over([241, 76, 76], 0.12),
+      notReadyBand: [0xd1, 0x86, 0x16],
     };
     for (const [name, rgb] of Object.entries(colours)) expect(await pixelsNear(page, rgb), name).toBeGreaterThan(20);
 
@@ -267,6 +272,39 @@ describe('timeline webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('"-5" typed into Pods is refused as out of range (it once ran with 5), and the last results are dimmed under the error until a run succeeds', async () => {
+    const { page, consoleErrors } = await open();
+    await page.locator('#run').click();
+    const first = await nextSent(page, 'simulate');
+    await toPage(page, { type: 'timeline', requestId: first.requestId, data: recorded });
+    await page.locator('#chart canvas').first().waitFor();
+    const stale = (): Promise<boolean[]> => page.locator('#notes, #chart').evaluateAll((nodes) => nodes.map((n) => n.classList.contains('stale')));
+    await expect(stale()).resolves.toEqual([false, false]);
+    // Typed as a user types it, key by key, into the field (not set through its property).
+    await page.locator('#param-pods').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('-5');
+    await expect(page.locator('#param-pods').evaluate((f) => (f as unknown as { value: string }).value)).resolves.toBe('-5');
+    await page.locator('#run').click();
+    await page.locator('#error').waitFor({ state: 'visible' });
+    await expect(page.locator('#error').textContent()).resolves.toBe('Pods must be between 0 and 1000');
+    expect((await sent(page)).filter((m) => m.type === 'simulate')).toHaveLength(1);
+    await expect(stale()).resolves.toEqual([true, true]);
+    const opacity = await page.locator('#chart').evaluate((n) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(n).opacity);
+    expect(Number(opacity)).toBeLessThan(0.5);
+    // A valid value runs again and the results are bright once the answer is drawn.
+    await page.locator('#param-pods').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('7');
+    await page.locator('#run').click();
+    const second = await nextSent(page, 'simulate');
+    expect(second.params.pods).toBe(7);
+    await toPage(page, { type: 'timeline', requestId: second.requestId, data: recorded });
+    await expect(stale()).resolves.toEqual([false, false]);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('a host error for the pending request ends "Simulating…" and shows the reason', async () => {
     const { page } = await open();
     await page.locator('#run').click();
@@ -314,6 +352,33 @@ async function laneColours(page: Page, row: number, colours: Record<string, [num
     },
     [row, colours] as const,
   );
+}
+
+/** Pixels per colour in the fixed lanes' rows of the lanes canvas, left and right of the plot (labels, right axis). */
+async function laneColoursOutsidePlot(page: Page, colours: Record<string, [number, number, number]>): Promise<Record<string, number>> {
+  return page.locator('#lanes-chart').evaluate((host, wanted) => {
+    const h = host as unknown as { querySelector(s: string): { offsetTop: number; offsetLeft: number; offsetWidth: number } & Canvas2d };
+    const over = h.querySelector('.u-over');
+    const canvas = h.querySelector('canvas');
+    const ctx = canvas.getContext('2d')!;
+    const counts: Record<string, number> = Object.fromEntries(Object.keys(wanted).map((k) => [k, 0]));
+    const strips = [
+      [0, over.offsetLeft],
+      [over.offsetLeft + over.offsetWidth, canvas.width - over.offsetLeft - over.offsetWidth],
+    ];
+    for (const [x, w] of strips) {
+      if (w! <= 0) continue;
+      const px = ctx.getImageData(x!, over.offsetTop, w!, 3 * 22).data;
+      const onWhite = (c: number, a: number): number => c * a + 255 * (1 - a);
+      for (let i = 0; i < px.length; i += 4) {
+        const a = px[i + 3]! / 255;
+        for (const [name, [r, g, b]] of Object.entries(wanted)) {
+          if (Math.abs(onWhite(px[i]!, a) - r) <= 12 && Math.abs(onWhite(px[i + 1]!, a) - g) <= 12 && Math.abs(onWhite(px[i + 2]!, a) - b) <= 12) counts[name]!++;
+        }
+      }
+    }
+    return counts;
+  }, colours);
 }
 
 const NODE: PanelTarget = { context: 'prod-eu', node: 'prod-eu-node-07' };
@@ -390,12 +455,32 @@ describe('the session pane in headless Chromium', () => {
     const details = await page.locator('#relist-details').textContent();
     expect(details).toContain('ListPodSandbox');
     expect(details).toMatch(/Failed: rpc error: code = DeadlineExceeded/);
+    // The value under the pointer is the drawn line's there, said before the nearest relist's details.
+    await expect(page.locator('#at-cursor').textContent()).resolves.toMatch(/^At \d\d:\d\d:\d\d UTC · time since the last successful relist started: \d+\.\d s/);
+
+    // The headline: the node's state at the recording's end, in the tree's words.
+    await expect(page.locator('#headline').getAttribute('data-verdict')).resolves.toBe('ready');
+    await expect(page.locator('#headline strong').textContent()).resolves.toBe('Ready');
+    await expect(page.locator('#headline').textContent()).resolves.toMatch(/at the recording's end, \d\d:\d\d:\d\d UTC/);
 
     // The README's picture of a replay: taken on every run, copied over the README's only on request (as the
     // e2e does with PLEG_E2E_UPDATE_SCREENSHOTS), so a test run leaves the checkout as it found it.
     mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'timeline-replay.png'), fullPage: true });
     if (process.env['PLEG_E2E_UPDATE_SCREENSHOTS'] === '1') copyFileSync(join(RESULTS, 'timeline-replay.png'), join(ROOT, 'media/timeline-replay.png'));
+
+    // A drag-zoom into the unhealthy window: the lane bars stay inside the plot, off their labels and the right axis.
+    const lanesBox = (await page.locator('#lanes-chart .u-over').boundingBox())!;
+    const unhealthyFrom = session.health.find((h) => !h.healthy)!.atMs / session.durationMs;
+    await page.mouse.move(lanesBox.x + lanesBox.width * (unhealthyFrom + 0.02), lanesBox.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(lanesBox.x + lanesBox.width * (unhealthyFrom + 0.2), lanesBox.y + 5, { steps: 6 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    const outside = await laneColoursOutsidePlot(page, { healthy: green, unhealthy: red, predicted: orange });
+    expect(outside, 'lane colours left and right of the plot after a zoom').toEqual({ healthy: 0, unhealthy: 0, predicted: 0 });
+    // The zoomed view is the window's inside: the health lane is red across the plot.
+    expect((await laneColours(page, 0, { unhealthy: red })).unhealthy).toBeGreaterThan(lanesBox.width * 4);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations)).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();

@@ -13,8 +13,7 @@ import { newTimelineSession, DEFAULT_SESSION_SETTINGS } from '../../../src/core/
 import { webviewStrings } from '../../../src/host/panels/timelineStrings';
 import { englishText } from '../../../src/core/tree/localize';
 import { clipSpan } from '../../../webview/timeline/clipSpan';
-import type { SessionChartLabels } from '../../../webview/timeline/sessionChart';
-import { legendEntries } from '../../../webview/timeline/sessionLegend';
+import { legendEntries, type SessionChartLabels } from '../../../webview/timeline/sessionLegend';
 import { appendDelta, drawnValueAt, sessionSeries } from '../../../webview/timeline/sessionSeries';
 import { recordedSession } from '../../support/timelineSession';
 
