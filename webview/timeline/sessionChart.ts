@@ -285,6 +285,8 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
           paintGrowing(u, s, p.health);
           paintMarkers(u, s.discards, p.discards, 0, 'tri');
           paintMarkers(u, s.rpcErrors, p.rpcErrors, 1, 'cross');
+          // The kubelet's own CRI errors from its metrics, a row below the model's.
+          paintMarkers(u, s.kubeletErrors, p.rpcErrors, 2, 'cross');
         },
       ],
       setCursor: [

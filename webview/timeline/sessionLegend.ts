@@ -18,6 +18,7 @@ export interface SessionChartLabels {
   kubeletPodDuration: string;
   discards: string;
   rpcErrors: string;
+  kubeletErrors: string;
   laneHealth: string;
   /** The health lane's name when it comes from the kubelet's metrics (no model relists). */
   laneHealthKubelet: string;
@@ -45,6 +46,7 @@ export type SessionLegendKey =
   | 'kubeletPodDuration'
   | 'discards'
   | 'rpcErrors'
+  | 'kubeletErrors'
   | 'unhealthy'
   | 'predicted'
   | 'readyFalse'
@@ -68,6 +70,7 @@ export function legendEntries(s: SessionSeries, labels: SessionChartLabels): Arr
     ['kubeletPodDuration', labels.kubeletPodDuration, has(s.kubeletPodRelistDuration)],
     ['discards', labels.discards, s.discards.length > 0],
     ['rpcErrors', labels.rpcErrors, s.rpcErrors.length > 0],
+    ['kubeletErrors', labels.kubeletErrors, s.kubeletErrors.length > 0],
     ['unhealthy', labels.unhealthy, s.unhealthy.length > 0],
     ['predicted', labels.predicted, predictedBands(s).length > 0],
     ['readyFalse', labels.readyFalse, s.ready.some((r) => r.status === 'False')],

@@ -141,6 +141,7 @@ export class SessionPane {
       kubeletPodDuration: t('series.kubeletPodDuration'),
       discards: t('marker.discards'),
       rpcErrors: t('marker.rpcErrors'),
+      kubeletErrors: t('marker.kubeletErrors'),
       laneHealth: t('lane.health'),
       laneHealthKubelet: t('lane.healthKubelet'),
       lanePredicted: t('lane.predicted'),
@@ -322,6 +323,10 @@ export class SessionPane {
     const parts = [t('details.at', at)];
     if (health !== null) parts.push(t('details.atHealth', health.toFixed(1)));
     if (kubelet !== null) parts.push(t('details.atKubelet', kubelet.toFixed(1)));
+    // The kubelet's own CRI errors at the scrape nearest the pointer, when its counters grew there.
+    const scrape = nearestIndex(series.x, atS, (j) => series.relistAt[j]! < 0 && series.sinceLastRelistStart[j] === null);
+    const errors = scrape < 0 ? undefined : series.kubeletErrors.find((m) => m.atS === series.x[scrape]);
+    if (errors !== undefined) parts.push(t('details.atKubeletErrors', errors.detail));
     const p = el('p', parts.join(' · '), 'at-cursor');
     p.id = 'at-cursor';
     return p;

@@ -64,6 +64,13 @@ export interface SessionSeries {
   ready: ReadySpan[];
   discards: Marker[];
   rpcErrors: Marker[];
+  /**
+   * The kubelet's own CRI errors: where kubelet_runtime_operations_errors_total grew between two scrapes
+   * (`count` the growth, `detail` the operations, e.g. "podsandbox_status +1"). relist is -1.
+   */
+  kubeletErrors: Array<Marker & { detail: string }>;
+  /** The previous scrape's cumulative errors by operation, to take the growth from. */
+  lastRuntimeErrors: Record<string, number> | null;
   /** Pod events sorted by time. */
   podEvents: SessionPodEvent[];
   /** Events per pod, for choosing which pods get a lane. */
@@ -98,6 +105,8 @@ export function emptySeries(thresholdMs: number, relistPeriodMs = 1_000): Sessio
     ready: [],
     discards: [],
     rpcErrors: [],
+    kubeletErrors: [],
+    lastRuntimeErrors: null,
     podEvents: [],
     eventsPerPod: new Map(),
     eventTypes: new Set(),
@@ -171,6 +180,27 @@ function pushKubelet(s: SessionSeries, k: KubeletSample): void {
   const duration = (v: number | undefined): number | null => (v === undefined ? null : Math.max(MIN_DURATION_S, v));
   putRow(s, k.atMs / 1000, null, null, null, duration(k.relistDurationS), k.lastSeenAgeS ?? null, -1, duration(k.podRelistDurationS));
   if (s.healthSource !== 'model' && k.lastSeenAgeS !== undefined) addKubeletHealth(s, k.atMs / 1000, k.lastSeenAgeS);
+  if (k.runtimeErrors !== undefined) addKubeletErrors(s, k.atMs / 1000, k.runtimeErrors);
+}
+
+/**
+ * The growth of kubelet_runtime_operations_errors_total since the previous scrape, per operation. A
+ * counter that went down is a restarted kubelet: its new value is the growth since the restart.
+ */
+function addKubeletErrors(s: SessionSeries, atS: number, errors: Record<string, number>): void {
+  const previous = s.lastRuntimeErrors;
+  s.lastRuntimeErrors = errors;
+  if (previous === null) return;
+  const grown: string[] = [];
+  let count = 0;
+  for (const [op, value] of Object.entries(errors)) {
+    const before = previous[op] ?? 0;
+    const delta = value >= before ? value - before : value;
+    if (delta <= 0) continue;
+    count += delta;
+    grown.push(`${op} +${delta}`);
+  }
+  if (count > 0) s.kubeletErrors.push({ atS, relist: -1, count, detail: grown.join(', ') });
 }
 
 /** The model's relists (or Healthy() changes) decide PLEG health from now on; windows taken from the kubelet are dropped. */

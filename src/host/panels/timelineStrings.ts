@@ -90,6 +90,8 @@ function sessionStrings(t: Localize): Record<string, string> {
     'series.kubeletPodDuration': t('kubelet: mean per-pod relist duration (metrics, 1.36+)'),
     'marker.discards': t('events discarded (channel full)'),
     'marker.rpcErrors': t('CRI call errors'),
+    'marker.kubeletErrors': t('kubelet: CRI errors (metrics: kubelet_runtime_operations_errors_total grew)'),
+    'details.atKubeletErrors': t('kubelet CRI errors since the scrape before: {0}'),
     'lane.health': t('PLEG health (model)'),
     'lane.healthKubelet': t('PLEG health (kubelet)'),
     'lane.predicted': t('NotReady (predicted)'),

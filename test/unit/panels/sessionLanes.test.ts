@@ -100,6 +100,25 @@ describe('lane segments and their reasons', () => {
   });
 });
 
+describe('the kubelet\'s own CRI errors', () => {
+  it('are marked where kubelet_runtime_operations_errors_total grew between scrapes, with the operations; a restart\'s reset counts from zero', () => {
+    const session = apiOnly([]);
+    session.kubelet = [
+      { atMs: 5_000, scrape: 'ok', lastSeenAgeS: 400, runtimeErrors: { podsandbox_status: 85 } },
+      { atMs: 10_000, scrape: 'ok', lastSeenAgeS: 405, runtimeErrors: { podsandbox_status: 85 } },
+      { atMs: 15_000, scrape: 'ok', lastSeenAgeS: 410, runtimeErrors: { podsandbox_status: 86, list_podsandbox: 2 } },
+      { atMs: 20_000, scrape: 'ok', lastSeenAgeS: 2, runtimeErrors: { podsandbox_status: 1 } },
+    ];
+    session.durationMs = 21_000;
+    const s = sessionSeries(session);
+    expect(s.kubeletErrors).toEqual([
+      { atS: 15, relist: -1, count: 3, detail: 'podsandbox_status +1, list_podsandbox +2' },
+      { atS: 20, relist: -1, count: 1, detail: 'podsandbox_status +1' },
+    ]);
+    expect(legendEntries(s, labels).map(([key]) => key)).toContain('kubeletErrors');
+  });
+});
+
 describe('drawing inside the plot', () => {
   it('a span is clipped to the plot: none outside, cut at both edges, a sliver inside stays a pixel', () => {
     expect(clipSpan(-500, 40, 100, 900)).toBeNull();
