@@ -20,7 +20,7 @@ export interface PanelTarget {
 }
 
 /**
- * live: the feed runs now (pause/resume apply); replay: a recording or the demo's simulated session,
+ * live: the feed runs now (pause/resume apply); replay: a recording (an export, a simulation, an evidence folder),
  * complete, labelled as such.
  */
 export type SessionMode = 'live' | 'replay';

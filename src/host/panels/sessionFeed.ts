@@ -11,7 +11,7 @@ export interface Subscription {
 
 export interface SessionFeed {
   readonly mode: SessionMode;
-  /** Names the source for the user, e.g. "a simulated session (…)", shown after the mode ("Replay, not live — …"). */
+  /** Names the source for the user, e.g. "the recording x.json (a timeline recording)", shown after the mode ("Replay, not live — …"). */
   readonly label: string;
   /** Every delta so far already applied. */
   readonly session: TimelineSession;
