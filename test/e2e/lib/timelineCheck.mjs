@@ -8,7 +8,7 @@
 // report's headline and the timeline's headline agree; (11d) a drag-zoom keeps the lanes inside the plot.
 // The helpers (openTimeline, readTimeline) take any node, so the live check on the real node stack can
 // reuse them: open, then poll readTimeline until the state it wants shows.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO } from './tools.mjs';
 import { fillQuickInput, pickContextMenuItem, readEditorTabs, runPaletteCommand, waitForQuickInput, describePrompts } from './prompts.mjs';
@@ -167,7 +167,7 @@ const TREE_WORDS = [
  * The verdict of the report's headline, "<verdict label>: <cause>" (src/core/diagnose/headline.ts): read
  * from the label before the colon by its key word, not its exact prose.
  */
-function reportVerdict(headline) {
+export function reportVerdict(headline) {
   const label = headline.split(':')[0] ?? '';
   if (/^Unknown\b|not posting|heartbeat/i.test(label)) return 'lease-lost';
   if (/PLEG/.test(label)) return 'pleg';
@@ -179,21 +179,27 @@ function reportVerdict(headline) {
   return `(no verdict in "${label}")`;
 }
 
-/** The report's headline for one node, as `pleg-doctor diagnose -o json` writes it (the report Diagnose Node opens has the same one). */
-function reportHeadline(kubeconfig, context, node) {
-  const r = spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), 'diagnose', '--kubeconfig', kubeconfig, '--context', context, '--node', node, '-o', 'json', '--metrics-interval', '0'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, NODE_OPTIONS: '' },
+/**
+ * The report's headline for one node, as `pleg-doctor diagnose -o json` writes it (the report Diagnose
+ * Node opens has the same one). Run asynchronously: the demo's API stand-in answers from this very
+ * process, so a spawnSync would leave the CLI's "get nodes" unanswered until its deadline.
+ */
+export function reportHeadline(kubeconfig, context, node) {
+  const args = [join(REPO, 'dist/cli.js'), 'diagnose', '--kubeconfig', kubeconfig, '--context', context, '--node', node, '-o', 'json', '--metrics-interval', '0'];
+  return new Promise((resolve, reject) => {
+    // diagnose exits 1 when a check fails: the JSON on stdout is what counts.
+    execFile(process.execPath, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) => {
+      let json;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        reject(new Error(`pleg-doctor diagnose of ${context}/${node} printed no JSON (${error?.message ?? 'exit 0'}): ${(stderr || stdout || '').slice(0, 400)}`));
+        return;
+      }
+      if (typeof json.headline !== 'string' || json.headline.length === 0) reject(new Error(`the diagnosis of ${node} has no headline`));
+      else resolve(json.headline);
+    });
   });
-  let json;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    throw new Error(`pleg-doctor diagnose of ${context}/${node} printed no JSON (exit ${r.status}): ${(r.stderr || r.stdout || '').slice(0, 400)}`);
-  }
-  assert(typeof json.headline === 'string' && json.headline.length > 0, `the diagnosis of ${node} has no headline`);
-  return json.headline;
 }
 
 /** `ctx`: { page, check, shot, demo (the stand-in, frozen), kubeconfig (the demo's) }. */
@@ -260,7 +266,7 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) 
     for (const { name } of prod.spec.nodes) {
       const description = rows.find((r) => r.label === name)?.description ?? '';
       const tree = TREE_WORDS.find(([re]) => re.test(description))?.[1] ?? `(no verdict in "${description}")`;
-      const headline = reportHeadline(kubeconfig, 'prod-eu', name);
+      const headline = await reportHeadline(kubeconfig, 'prod-eu', name);
       const report = reportVerdict(headline);
       await runPaletteCommand(page, 'View: Close All Editors');
       await openTimeline(page, name, { via: 'palette' });
