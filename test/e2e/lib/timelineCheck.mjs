@@ -209,7 +209,12 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) 
     await runPaletteCommand(page, 'View: Close All Editors');
     await openTimeline(page, node, { via: 'contextMenu' });
     // The kubelet is scraped every 5 s: the health lane has its first stamp after the first scrape.
-    const state = await waitForTimeline(page, node, (s) => s.verdict !== '' && s.legend.includes('kubeletAge') && s.lanePixels.length >= 3 && s.lanePixels.slice(0, 3).every((n) => n > 100), { timeoutMs: 40_000 });
+    await waitForTimeline(page, node, (s) => s.verdict !== '' && s.legend.includes('kubeletAge') && s.lanePixels.length >= 3 && s.lanePixels.slice(0, 3).every((n) => n > 100), { timeoutMs: 40_000 });
+    // The first scrape is taken at once, the next 5 s later: wait for it, so the chart (and the README
+    // shot) spans more than the first instant and the kubelet's age is a line, not a point.
+    await sleep(6_000);
+    const state = await readTimeline(page, node);
+    assert(state, `the timeline of ${node} is gone`);
     assert(state.label.startsWith('Live — '), `the panel does not say it is live: "${state.label}"`);
     assert(state.label.includes('through the API server'), `the panel does not say it runs through the API server: "${state.label}"`);
     assert(state.verdict === 'pleg', `the headline's verdict is "${state.verdict}", not pleg: "${state.headline}"`);
