@@ -23,6 +23,7 @@ import { chromium, type Page } from 'playwright-core';
 import type * as vscode from 'vscode';
 import { englishText } from '../src/core/tree/localize';
 import { DEFAULT_WHAT_IF } from '../src/core/whatIf/whatIfTimeline';
+import { sessionHeadline } from '../src/host/panels/timelineHeadline';
 import { webviewStrings } from '../src/host/panels/timelineStrings';
 import { webviewHtml } from '../src/host/panels/webviewHtml';
 import { PROTOCOL_VERSION, type HostToWebview } from '../src/shared/panelProtocol';
@@ -120,7 +121,7 @@ export async function benchTimelineWebview(): Promise<string[]> {
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__sent.some((m) => m.type === 'ready'));
     const init: HostToWebview = { type: 'init', protocolVersion: PROTOCOL_VERSION, strings: webviewStrings(englishText), params: DEFAULT_WHAT_IF, target: { context: 'bench', node: session.node }, recording: null };
     // Opened as a replay: the whole day in view, as "Open PLEG Timeline Recording…" shows it.
-    const message: HostToWebview = { type: 'session', mode: 'replay', label: 'bench', session, prediction: 'bench', feed: 'ended' };
+    const message: HostToWebview = { type: 'session', mode: 'replay', label: 'bench', session, headline: sessionHeadline(session, false, englishText), prediction: 'bench', feed: 'ended' };
     // As text: playwright's own serialization of a 30 MB object takes minutes.
     await page.evaluate(([i, m]) => {
       const g = globalThis as unknown as PageGlobals;

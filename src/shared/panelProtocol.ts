@@ -4,13 +4,14 @@
 
 import { checkWhatIfParams, type ParamProblem } from '../core/whatIf/whatIfParams';
 import type { TimelineData, WhatIfParams } from '../core/whatIf/whatIfTypes';
+import type { Verdict } from '../core/classify/types';
 import type { SessionDelta, TimelineSession } from '../core/timeline/session';
 
 export type { ChartSeries, Finding, FindingLevel, KubeletLine, TimelineData, TimeWindow, WhatIfNumericKey, WhatIfParams } from '../core/whatIf/whatIfTypes';
 export type { ParamProblem } from '../core/whatIf/whatIfParams';
 
 /** Bumped on any incompatible change; the host refuses a webview that speaks another version. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Which node a panel shows; absent for the what-if-only panel. */
 export interface PanelTarget {
@@ -19,7 +20,7 @@ export interface PanelTarget {
 }
 
 /**
- * live: the feed runs now (pause/resume apply); replay: a recording or the demo's simulated session,
+ * live: the feed runs now (pause/resume apply); replay: a recording (an export, a simulation, an evidence folder),
  * complete, labelled as such.
  */
 export type SessionMode = 'live' | 'replay';
@@ -29,17 +30,30 @@ export type FeedState = 'running' | 'paused' | 'ended' | 'failed';
 
 export type ExportFormat = 'json' | 'csv';
 
+/** The node's state now (a recording: at its end), worded by the host (src/host/panels/timelineHeadline.ts). */
+export interface SessionHeadline {
+  /** The classifier's verdict (the tree's and the report's); null when there is no Ready condition yet. */
+  verdict: Verdict | null;
+  /** The verdict as the tree's tooltip names it, e.g. "PLEG is not healthy". */
+  title: string;
+  /** When it holds: "now (…)" or "at the recording's end, … (…)". */
+  when: string;
+  /** The Ready condition's message, verbatim; empty when there is none. */
+  message: string;
+}
+
 export type HostToWebview =
   /** The answer to `ready`: nothing else is sent before it. */
   | { type: 'init'; protocolVersion: number; strings: Record<string, string>; params: WhatIfParams; target: PanelTarget | null; recording: string | null }
   | { type: 'timeline'; requestId: number; data: TimelineData }
   /**
    * The whole session (on open, and again after the page is rebuilt). `label` names the source for the
-   * user ("Replay: simulated …", "Live: …"); `prediction` is the model's sentence about the threshold.
+   * user ("Replay: simulated …", "Live: …"); `headline` is the node's state now (a recording: at its end)
+   * in the classifier's words; `prediction` is the model's sentence about the threshold.
    */
-  | { type: 'session'; mode: SessionMode; label: string; session: TimelineSession; prediction: string | null; feed: FeedState }
+  | { type: 'session'; mode: SessionMode; label: string; session: TimelineSession; headline: SessionHeadline; prediction: string | null; feed: FeedState }
   /** What the live feed added since the last message; applied with applySessionDelta. */
-  | { type: 'sessionDelta'; delta: SessionDelta; prediction: string | null }
+  | { type: 'sessionDelta'; delta: SessionDelta; headline: SessionHeadline; prediction: string | null }
   | { type: 'feedState'; feed: FeedState; message?: string }
   /** The answer to `export`: where the file went (null: the user cancelled the save dialog). */
   | { type: 'exported'; requestId: number; path: string | null }

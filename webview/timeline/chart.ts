@@ -1,11 +1,14 @@
 // The what-if chart. Left axis (linear): what Healthy() compares with the threshold — the time since the
 // last successful relist started — and the threshold line. Right axis (log): each relist's duration.
-// The unhealthy and NotReady windows are bands painted under the series. The legend is ours (uPlot's
-// live legend is off), so the bands get entries too.
+// The unhealthy and NotReady windows are painted under the series in the colours the session tab gives
+// them (sessionChart.ts): PLEG unhealthy a translucent red band over the plot, the simulated node's
+// NotReady an orange strip along its bottom like the session's predicted NotReady lane, so a colour
+// means one thing in both tabs. The legend is ours (uPlot's live legend is off), so the bands get entries too.
 
 import uPlot from 'uplot';
 import type { TimelineData, TimeWindow } from '../../src/shared/panelProtocol';
 import { themeColor } from './themeColor';
+import { clipSpan } from './clipSpan';
 
 export interface ChartLabels {
   time: string;
@@ -23,18 +26,18 @@ export interface ChartLabels {
 /** Legend keys; timeline.css gives each swatch its colour. */
 export type LegendKey = 'health' | 'threshold' | 'duration' | 'failed' | 'unfinished' | 'unhealthy' | 'notReady';
 
-const NOT_READY_FILL = 'rgba(241, 76, 76, 0.14)';
-const UNHEALTHY_FILL = 'rgba(204, 167, 0, 0.55)';
-const UNHEALTHY_STRIP_PX = 10;
+/** The session tab's unhealthy band (sessionChart.ts mainOptions). */
+const UNHEALTHY_FILL = 'rgba(241, 76, 76, 0.12)';
+const NOT_READY_STRIP_PX = 10;
 
 function paintWindows(u: uPlot, windows: readonly TimeWindow[], color: string, top: number, height: number): void {
   const ctx = u.ctx;
   ctx.save();
   ctx.fillStyle = color;
+  const { left, width } = u.bbox;
   for (const w of windows) {
-    const x0 = u.valToPos(w.fromMs / 1000, 'x', true);
-    const x1 = u.valToPos(w.toMs / 1000, 'x', true);
-    ctx.fillRect(x0, top, Math.max(1, x1 - x0), height);
+    const span = clipSpan(u.valToPos(w.fromMs / 1000, 'x', true), u.valToPos(w.toMs / 1000, 'x', true), left, left + width);
+    if (span !== null) ctx.fillRect(span[0], top, span[1] - span[0], height);
   }
   ctx.restore();
 }
@@ -104,8 +107,8 @@ export function renderChart(host: HTMLElement, data: TimelineData, labels: Chart
       drawClear: [
         (u) => {
           const { top, height } = u.bbox;
-          paintWindows(u, data.notReady, NOT_READY_FILL, top, height);
-          paintWindows(u, data.unhealthy, UNHEALTHY_FILL, top + height - UNHEALTHY_STRIP_PX, UNHEALTHY_STRIP_PX);
+          paintWindows(u, data.unhealthy, UNHEALTHY_FILL, top, height);
+          paintWindows(u, data.notReady, themeColor('--vscode-charts-orange', '#d18616'), top + height - NOT_READY_STRIP_PX * devicePixelRatio, NOT_READY_STRIP_PX * devicePixelRatio);
         },
       ],
     },

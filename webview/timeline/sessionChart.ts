@@ -14,55 +14,15 @@ import { MarkLayer } from './markLayer';
 import { onPixelRatioChange } from './pixelRatio';
 import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
+import { clipSpan } from './clipSpan';
+import type { SessionChartLabels } from './sessionLegend';
+
+export type { SessionChartLabels } from './sessionLegend';
 import { lowerBound } from './lowerBound';
-import { podLanes, predictedPostS, type Marker, type SessionSeries, type Window } from './sessionSeries';
+import { NODE_STATUS_UPDATE_S, podLanes, predictedBands, type Marker, type SessionSeries, type Window } from './sessionSeries';
 import { themeColor } from './themeColor';
 
-export interface SessionChartLabels {
-  time: string;
-  healthAxis: string;
-  durationAxis: string;
-  health: string;
-  threshold: string;
-  duration: string;
-  failed: string;
-  kubeletAge: string;
-  kubeletDuration: string;
-  kubeletPodDuration: string;
-  discards: string;
-  rpcErrors: string;
-  laneHealth: string;
-  lanePredicted: string;
-  laneReady: string;
-  unhealthy: string;
-  predicted: string;
-  readyFalse: string;
-  readyUnknown: string;
-  started: string;
-  died: string;
-  removed: string;
-  changed: string;
-  otherPods: string;
-}
 
-export type SessionLegendKey =
-  | 'health'
-  | 'threshold'
-  | 'duration'
-  | 'failed'
-  | 'kubeletAge'
-  | 'kubeletDuration'
-  | 'kubeletPodDuration'
-  | 'discards'
-  | 'rpcErrors'
-  | 'unhealthy'
-  | 'predicted'
-  | 'readyFalse'
-  | 'readyUnknown'
-  | 'started'
-  | 'died'
-  | 'removed'
-  | 'changed';
 
 /** The lanes above the pods, in this order. */
 const FIXED_LANES = 3;
@@ -79,8 +39,6 @@ const HEALTH_LINE_PX = 1.5;
  * on a HiDPI screen a day of 1 CSS px lines cost a redraw 4–5 ms of rasterizing.
  */
 const DENSE_POINT_SPACING_PX = 3;
-/** After PLEG recovers the kubelet posts Ready at its next status update: about this much later. */
-const NODE_STATUS_UPDATE_S = 10;
 
 interface Palette {
   fg: string;
@@ -103,6 +61,8 @@ interface Palette {
   died: string;
   removed: string;
   changed: string;
+  /** Text written on a lane bar. */
+  onBar: string;
 }
 
 /** Colours from VS Code's theme variables (light, dark and high contrast each set them), with fallbacks. */
@@ -128,6 +88,7 @@ function palette(): Palette {
     died: themeColor('--vscode-charts-red', '#f14c4c'),
     removed: themeColor('--vscode-disabledForeground', '#888888'),
     changed: themeColor('--vscode-charts-blue', '#3794ff'),
+    onBar: '#ffffff',
   };
 }
 
@@ -149,15 +110,38 @@ export interface ChartCallbacks {
 }
 
 
-function paintWindows(u: uPlot, windows: readonly Window[], endS: number, color: string, top: number, height: number, padS = 0): void {
+/** Fills each window's span in [top, top + height], clipped to the plot (see clipSpan.ts); returns the drawn spans. */
+function paintWindows(u: uPlot, windows: readonly Window[], endS: number, color: string, top: number, height: number, padS = 0): Array<[number, number]> {
   const ctx = u.ctx;
+  const { left, width } = u.bbox;
+  const drawn: Array<[number, number]> = [];
   ctx.save();
   ctx.fillStyle = color;
   for (const w of windows) {
-    const x0 = u.valToPos(w.fromS, 'x', true);
-    const x1 = u.valToPos((w.toS ?? endS) + padS, 'x', true);
-    ctx.fillRect(x0, top, Math.max(1, x1 - x0), height);
+    const span = clipSpan(u.valToPos(w.fromS, 'x', true), u.valToPos((w.toS ?? endS) + padS, 'x', true), left, left + width);
+    if (span === null) continue;
+    ctx.fillRect(span[0], top, span[1] - span[0], height);
+    drawn.push(span);
   }
+  ctx.restore();
+  return drawn;
+}
+
+/** Writes `text` inside a lane bar's span when it fits (cut with "…" when it nearly does), in the bar's contrast colour. */
+function labelSpan(u: uPlot, span: [number, number], text: string, top: number, height: number, color: string): void {
+  if (text === '') return;
+  const ctx = u.ctx;
+  const dpr = devicePixelRatio;
+  const pad = 4 * dpr;
+  const room = span[1] - span[0] - 2 * pad;
+  if (room < 24 * dpr) return;
+  ctx.save();
+  ctx.font = `${Math.round(10 * dpr)}px sans-serif`;
+  ctx.fillStyle = color;
+  ctx.textBaseline = 'middle';
+  let shown = text;
+  while (shown.length > 1 && ctx.measureText(shown).width > room) shown = `${shown.slice(0, -2)}…`;
+  if (ctx.measureText(shown).width <= room) ctx.fillText(shown, span[0] + pad, top + height / 2);
   ctx.restore();
 }
 
@@ -228,7 +212,12 @@ function paintGrowing(u: uPlot, s: SessionSeries, color: string): void {
   if (i < 0 || s.endS <= s.x[i]!) return;
   const ctx = u.ctx;
   const dpr = devicePixelRatio;
+  const { left, top, width, height } = u.bbox;
   ctx.save();
+  // A zoomed view: the dashed line stops at the plot's edges.
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
   ctx.strokeStyle = color;
   ctx.lineWidth = 1.5 * dpr;
   ctx.setLineDash([4 * dpr, 3 * dpr]);
@@ -292,6 +281,8 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
           paintGrowing(u, s, p.health);
           paintMarkers(u, s.discards, p.discards, 0, 'tri');
           paintMarkers(u, s.rpcErrors, p.rpcErrors, 1, 'cross');
+          // The kubelet's own CRI errors from its metrics, a row below the model's.
+          paintMarkers(u, s.kubeletErrors, p.rpcErrors, 2, 'cross');
         },
       ],
       setCursor: [
@@ -355,7 +346,7 @@ function xScale(initial: [number, number]): uPlot.Scale {
 /** The palette's colour for each of EVENT_KINDS, in that order. */
 const KIND_COLORS: ReadonlyArray<keyof Palette> = ['started', 'died', 'removed', 'changed'];
 
-function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette, marks: MarkLayer, events: LaneEvents): void {
+function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Palette, labels: SessionChartLabels, marks: MarkLayer, events: LaneEvents): void {
   const ctx = u.ctx;
   const dpr = devicePixelRatio;
   const laneH = LANE_PX * dpr;
@@ -363,13 +354,15 @@ function paintLanes(u: uPlot, s: SessionSeries, pods: readonly string[], p: Pale
   // Every lane's bar: inset 4 px from its lane's top and bottom.
   const barTop = (row: number): number => top + row * laneH + 4 * dpr;
   const barH = laneH - 8 * dpr;
-  // Healthy where a session has relists and no unhealthy window: green under everything, red on top.
-  if (s.x.length > 0) paintWindows(u, [{ fromS: s.x[0]!, toS: s.endS }], s.endS, p.healthy, barTop(0), barH);
-  paintWindows(u, s.unhealthy, s.endS, p.unhealthy, barTop(0), barH);
-  // The band starts at the predicted post (a hung runtime delays it well past the crossing).
-  const predictedBands = s.unhealthy.map((w) => ({ fromS: Math.max(w.fromS, predictedPostS(s, w)), toS: w.toS })).filter((w) => w.toS === null || w.fromS < w.toS + NODE_STATUS_UPDATE_S);
-  paintWindows(u, predictedBands, s.endS, p.predicted, barTop(1), barH, NODE_STATUS_UPDATE_S);
-  for (const span of s.ready) paintWindows(u, [span], s.endS, span.status === 'True' ? p.healthy : span.status === 'False' ? p.readyFalse : p.readyUnknown, barTop(2), barH);
+  // Healthy from where PLEG health is known (the first relist, or the kubelet's first stamp), red on top.
+  if (s.healthKnownFromS !== null) paintWindows(u, [{ fromS: s.healthKnownFromS, toS: s.endS }], s.endS, p.healthy, barTop(0), barH);
+  for (const span of paintWindows(u, s.unhealthy, s.endS, p.unhealthy, barTop(0), barH)) labelSpan(u, span, labels.unhealthy, barTop(0), barH, p.onBar);
+  for (const span of paintWindows(u, predictedBands(s), s.endS, p.predicted, barTop(1), barH, NODE_STATUS_UPDATE_S)) labelSpan(u, span, labels.lanePredicted, barTop(1), barH, p.onBar);
+  for (const ready of s.ready) {
+    const color = ready.status === 'True' ? p.healthy : ready.status === 'False' ? p.readyFalse : p.readyUnknown;
+    // Each NotReady segment says why: "container runtime is down" a minute before "PLEG is not healthy" joins it.
+    for (const span of paintWindows(u, [ready], s.endS, color, barTop(2), barH)) labelSpan(u, span, ready.reason, barTop(2), barH, p.onBar);
+  }
 
   events.sync(s.podEvents);
   const otherLane = FIXED_LANES + pods.length;
@@ -396,12 +389,12 @@ interface LaneSet {
 }
 
 function laneSet(s: SessionSeries, pods: string[], labels: SessionChartLabels): LaneSet {
-  const names = [labels.laneHealth, labels.lanePredicted, labels.laneReady, ...pods];
+  const names = [s.healthSource === 'kubelet' ? labels.laneHealthKubelet : labels.laneHealth, labels.lanePredicted, labels.laneReady, ...pods];
   if (s.podEvents.length > 0 && s.eventsPerPod.size > pods.length) names.push(labels.otherPods);
   return { pods, names };
 }
 
-function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palette, callbacks: ChartCallbacks, range: [number, number], events: LaneEvents): uPlot.Options {
+function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palette, labels: SessionChartLabels, callbacks: ChartCallbacks, range: [number, number], events: LaneEvents): uPlot.Options {
   const rows = lanes.names.length;
   const marks = new MarkLayer();
   return {
@@ -426,7 +419,7 @@ function lanesOptions(s: SessionSeries, lanes: LaneSet, width: number, p: Palett
     ],
     series: [{}, { show: false }],
     hooks: {
-      drawClear: [(u) => paintLanes(u, s, lanes.pods, p, marks, events)],
+      drawClear: [(u) => paintLanes(u, s, lanes.pods, p, labels, marks, events)],
       setSelect: [
         (u) => {
           if (u.select.width <= 0) return;
@@ -469,7 +462,7 @@ export function renderSessionCharts(
   plotColumns = main.bbox.width / devicePixelRatio || plotColumns;
   let laneNames = laneSet(s, podLanes(s), labels);
   const laneEvents = new LaneEvents();
-  let lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range, laneEvents), lanesData(s), lanesHost);
+  let lanes = new uPlot(lanesOptions(s, laneNames, width, p, labels, callbacks, range, laneEvents), lanesData(s), lanesHost);
   // uPlot redraws at a new device pixel ratio by itself; the lines must stay hairlines at it (their width
   // is 1 / ratio, see ownLines.ts), and their widening copies are counted in device pixels.
   const stopFollowingRatio = onPixelRatioChange(() => {
@@ -507,7 +500,7 @@ export function renderSessionCharts(
         // A lane more or fewer: the lanes chart changes height, so it is built again.
         laneNames = next;
         lanes.destroy();
-        lanes = new uPlot(lanesOptions(s, laneNames, width, p, callbacks, range, laneEvents), lanesData(s), lanesHost);
+        lanes = new uPlot(lanesOptions(s, laneNames, width, p, labels, callbacks, range, laneEvents), lanesData(s), lanesHost);
       }
     },
     setRange(fromS, toS) {
@@ -526,27 +519,4 @@ export function renderSessionCharts(
       lanes.destroy();
     },
   };
-}
-
-export function legendEntries(s: SessionSeries, labels: SessionChartLabels): Array<[SessionLegendKey, string]> {
-  const entries: Array<[SessionLegendKey, string, boolean]> = [
-    ['health', labels.health, true],
-    ['threshold', `${labels.threshold} ${s.thresholdS.toFixed(0)} s`, true],
-    ['duration', labels.duration, true],
-    ['failed', labels.failed, s.failedRelist.some((v) => v !== null)],
-    ['kubeletAge', labels.kubeletAge, s.kubeletLastSeenAge.some((v) => v !== null)],
-    ['kubeletDuration', labels.kubeletDuration, s.kubeletRelistDuration.some((v) => v !== null)],
-    ['kubeletPodDuration', labels.kubeletPodDuration, s.kubeletPodRelistDuration.some((v) => v !== null)],
-    ['discards', labels.discards, true],
-    ['rpcErrors', labels.rpcErrors, true],
-    ['unhealthy', labels.unhealthy, true],
-    ['predicted', labels.predicted, true],
-    ['readyFalse', labels.readyFalse, true],
-    ['readyUnknown', labels.readyUnknown, s.ready.some((r) => r.status === 'Unknown')],
-    ['started', labels.started, true],
-    ['died', labels.died, true],
-    ['removed', labels.removed, true],
-    ['changed', labels.changed, true],
-  ];
-  return entries.filter(([, , shown]) => shown).map(([key, text]) => [key, text]);
 }

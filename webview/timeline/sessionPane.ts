@@ -4,9 +4,11 @@
 // drawn at most once per frame.
 
 import { applySessionDelta, type SessionRelist, type TimelineSession } from '../../src/core/timeline/session';
-import type { FeedState, HostToWebview, SessionMode } from '../../src/shared/panelProtocol';
-import { legendEntries, renderSessionCharts, type SessionChartLabels, type SessionCharts } from './sessionChart';
-import { appendDelta, nearestIndex, sessionSeries, type SessionSeries } from './sessionSeries';
+import type { FeedState, HostToWebview, SessionHeadline, SessionMode } from '../../src/shared/panelProtocol';
+import { renderSessionCharts, type SessionChartLabels, type SessionCharts } from './sessionChart';
+import { legendEntries } from './sessionLegend';
+import { appendDelta, drawnValueAt, nearestIndex, sessionSeries, type SessionSeries } from './sessionSeries';
+import { formatGoDurationMs } from '../../src/core/util/goDuration';
 import { el } from './dom';
 import { PLEG_CONSTANTS } from '../../src/core/pleg/profiles';
 
@@ -48,6 +50,7 @@ export class SessionPane {
   private zoomed = false;
   private drawPending = false;
   private exportRequest = 0;
+  private legendKeys = '';
 
   constructor(private readonly host: SessionPaneHost) {
     const t = host.t;
@@ -58,12 +61,16 @@ export class SessionPane {
     title.id = 'session-title';
     const label = el('p', '', 'session-label');
     label.id = 'session-label';
+    // The node's state now (a recording: at its end) in the classifier's words, above the model's prediction.
+    const headline = el('p', '', 'headline');
+    headline.id = 'headline';
+    headline.setAttribute('role', 'status');
     const prediction = el('p', '', 'prediction');
     prediction.id = 'prediction';
     prediction.setAttribute('role', 'status');
     const lacks = el('ul', undefined, 'lacks');
     lacks.id = 'lacks';
-    header.append(title, label, prediction, lacks);
+    header.append(title, headline, label, prediction, lacks);
 
     const toolbar = el('div', undefined, 'toolbar');
     const pause = button('pause', t('pause'), true);
@@ -134,7 +141,9 @@ export class SessionPane {
       kubeletPodDuration: t('series.kubeletPodDuration'),
       discards: t('marker.discards'),
       rpcErrors: t('marker.rpcErrors'),
+      kubeletErrors: t('marker.kubeletErrors'),
       laneHealth: t('lane.health'),
+      laneHealthKubelet: t('lane.healthKubelet'),
       lanePredicted: t('lane.predicted'),
       laneReady: t('lane.ready'),
       unhealthy: t('band.unhealthy'),
@@ -158,6 +167,7 @@ export class SessionPane {
     const label = this.byId('session-label');
     label.textContent = `${t(message.mode === 'live' ? 'mode.live' : 'mode.replay')} — ${message.label}`;
     label.className = `session-label mode-${message.mode}`;
+    this.showHeadline(message.headline);
     this.showPrediction(message.prediction);
     this.showLacks(message.session.lacks);
     // Live, the view follows the last 15 minutes (a day in view costs a redraw of every relist each second);
@@ -186,6 +196,7 @@ export class SessionPane {
     if (session === undefined || series === undefined) return;
     applySessionDelta(session, message.delta);
     appendDelta(series, session, message.delta);
+    this.showHeadline(message.headline);
     this.showPrediction(message.prediction);
     if (message.delta.lacks !== undefined) this.showLacks(session.lacks);
     if (this.drawPending) return;
@@ -194,6 +205,8 @@ export class SessionPane {
       this.drawPending = false;
       this.charts?.update();
       this.applyRange();
+      // The legend follows what is drawn: a first failed relist or NotReady adds its entry.
+      this.showLegend();
     });
   }
 
@@ -247,6 +260,15 @@ export class SessionPane {
     charts.setRange(from, to);
   }
 
+  private showHeadline(headline: SessionHeadline): void {
+    const box = this.byId('headline');
+    // The e2e and screen readers read the verdict id, not the (localized) words.
+    box.dataset['verdict'] = headline.verdict ?? '';
+    const lines: Node[] = [el('strong', headline.title), document.createTextNode(` — ${headline.when}`)];
+    if (headline.message !== '') lines.push(el('span', headline.message, 'headline-message'));
+    box.replaceChildren(...lines);
+  }
+
   private showPrediction(prediction: string | null): void {
     const box = this.byId('prediction');
     box.textContent = prediction ?? '';
@@ -262,8 +284,13 @@ export class SessionPane {
   private showLegend(): void {
     const { series } = this;
     if (series === undefined) return;
+    const entries = legendEntries(series, this.labels());
+    // Called every live frame: the list is rebuilt only when an entry comes or goes.
+    const keys = entries.map(([key, text]) => `${key}:${text}`).join('\n');
+    if (keys === this.legendKeys) return;
+    this.legendKeys = keys;
     this.byId('session-legend').replaceChildren(
-      ...legendEntries(series, this.labels()).map(([key, text]) => {
+      ...entries.map(([key, text]) => {
         const item = el('li');
         item.dataset['key'] = key;
         item.append(el('span', undefined, `swatch swatch-${key}`), document.createTextNode(text));
@@ -275,25 +302,51 @@ export class SessionPane {
   private hover(atS: number | null): void {
     const { series, session } = this;
     if (series === undefined || session === undefined || atS === null) return;
+    const box = this.byId('relist-details');
+    const lines = [this.valuesAt(series, session, atS)];
     const i = nearestIndex(series.x, atS, (j) => series.relistAt[j]! >= 0);
-    if (i < 0) return;
-    this.showRelist(session, series.relistAt[i]!);
+    if (i >= 0) {
+      const index = series.relistAt[i]!;
+      box.dataset['relist'] = String(index);
+      lines.push(...this.relistLines(session, index));
+    } else delete box.dataset['relist'];
+    box.replaceChildren(...lines);
   }
 
-  private showRelist(session: TimelineSession, index: number): void {
-    const r: SessionRelist | undefined = session.relists[index];
-    if (r === undefined) return;
+  /** What the lines draw at the pointer: the value the eye reads there, not the nearest relist's. */
+  private valuesAt(series: SessionSeries, session: TimelineSession, atS: number): HTMLElement {
     const t = this.host.t;
-    const box = this.byId('relist-details');
-    box.dataset['relist'] = String(index);
-    const start = new Date((Date.parse(session.startedAt) || 0) + r.startMs).toISOString().slice(11, 23);
-    const lines: HTMLElement[] = [el('h3', t('details.relist', start, (r.endMs - r.startMs).toFixed(1)))];
+    const at = new Date((Date.parse(session.startedAt) || 0) + atS * 1000).toISOString().slice(11, 19);
+    const tail = series.lastGoodStartS === null ? undefined : { x: series.endS, y: series.endS - series.lastGoodStartS };
+    const health = drawnValueAt(series.x, series.sinceLastRelistStart, atS, tail);
+    const kubelet = drawnValueAt(series.x, series.kubeletLastSeenAge, atS);
+    const parts = [t('details.at', at)];
+    if (health !== null) parts.push(t('details.atHealth', health.toFixed(1)));
+    if (kubelet !== null) parts.push(t('details.atKubelet', kubelet.toFixed(1)));
+    // The kubelet's own CRI errors at the scrape nearest the pointer, when its counters grew there.
+    const scrape = nearestIndex(series.x, atS, (j) => series.relistAt[j]! < 0 && series.sinceLastRelistStart[j] === null);
+    const errors = scrape < 0 ? undefined : series.kubeletErrors.find((m) => m.atS === series.x[scrape]);
+    if (errors !== undefined) parts.push(t('details.atKubeletErrors', errors.detail));
+    const p = el('p', parts.join(' · '), 'at-cursor');
+    p.id = 'at-cursor';
+    return p;
+  }
+
+  private relistLines(session: TimelineSession, index: number): HTMLElement[] {
+    const r: SessionRelist | undefined = session.relists[index];
+    if (r === undefined) return [];
+    const t = this.host.t;
+    const clock = (ms: number): string => new Date((Date.parse(session.startedAt) || 0) + ms).toISOString().slice(11, 23);
+    // The relist is drawn where it ended (its point on the line); its start and duration follow.
+    const lines: HTMLElement[] = [el('h3', t('details.relist', clock(r.endMs), clock(r.startMs), formatGoDurationMs(Math.round((r.endMs - r.startMs) * 1000) / 1000)))];
     if (!r.ok) lines.push(el('p', t('details.failed', r.error ?? '?'), 'error'));
     lines.push(el('p', t('details.since', (r.sinceLastRelistStartMs / 1000).toFixed(1))));
     if (r.streamFailure !== undefined) lines.push(el('p', t('details.streamFailure', r.streamFailure.failures, PLEG_CONSTANTS.eventedMaxStreamRetries, r.streamFailure.error), 'error'));
     if (r.pods !== undefined) lines.push(el('p', t('details.pods', r.pods, r.containers ?? 0)));
     lines.push(el('p', t('details.events', r.events, r.discards)));
     if (r.podsInspected.length > 0) lines.push(el('p', t('details.inspected', r.podsInspected.length, r.podsInspected.slice(0, 12).join(', ') + (r.podsInspected.length > 12 ? ', …' : ''))));
+    // A simulation records no calls: no empty table.
+    if (r.rpcs.length === 0) return lines;
     const rpcs = el('table', undefined, 'rpcs');
     const head = el('tr');
     for (const key of ['details.rpc', 'details.pod', 'details.atMs', 'details.latencyMs', 'details.error']) head.append(el('th', t(key)));
@@ -306,6 +359,6 @@ export class SessionPane {
     }
     lines.push(rpcs);
     if (r.rpcs.length > MAX_ROWS) lines.push(el('p', t('details.moreRpcs', r.rpcs.length - MAX_ROWS), 'hint'));
-    box.replaceChildren(...lines);
+    return lines;
   }
 }

@@ -3,6 +3,7 @@
 // markers. Built once for a session and then grown by appending deltas, so a live update costs only its
 // new samples. Pure (no DOM).
 
+import { readyReason } from '../../src/core/timeline/readyReason';
 import { lowerBound } from './lowerBound';
 import type { KubeletSample, SessionDelta, SessionHealth, SessionPodEvent, SessionPrediction, SessionReady, SessionRelist, TimelineSession } from '../../src/core/timeline/session';
 
@@ -14,6 +15,8 @@ export interface Window {
 
 export interface ReadySpan extends Window {
   status: SessionReady['status'];
+  /** What the lane segment is labelled with: the message's errors, e.g. "container runtime is down" (readyReason). */
+  reason: string;
 }
 
 export interface Marker {
@@ -44,16 +47,36 @@ export interface SessionSeries {
   kubeletPodRelistDuration: Array<number | null>;
   /** For each x, the relist ending there (index into session.relists), or -1 for a kubelet scrape. */
   relistAt: number[];
+  /**
+   * PLEG unhealthy windows: from the model's Healthy() when the session has relists; a session without
+   * them (the live feed without SSH, an evidence folder) takes them from the kubelet's own
+   * kubelet_pleg_last_seen_seconds, unhealthy while now − last seen exceeds the threshold.
+   */
   unhealthy: Window[];
+  /** Where the PLEG health lane's windows come from; null before the first relist or scrape says. */
+  healthSource: 'model' | 'kubelet' | null;
+  /** Where PLEG health is known from (s): the first relist's end, or the kubelet's first last-seen stamp. */
+  healthKnownFromS: number | null;
+  /** The first successful relist's end (s): Healthy() says "pleg has yet to be successful" before it. */
+  firstGoodEndS: number | null;
   /** The live feed's predictions of the PLEG NotReady post, as made: when (atS) it expected it (predictedS). */
   plegPosts: { atS: number; predictedS: number }[];
   ready: ReadySpan[];
   discards: Marker[];
   rpcErrors: Marker[];
+  /**
+   * The kubelet's own CRI errors: where kubelet_runtime_operations_errors_total grew between two scrapes
+   * (`count` the growth, `detail` the operations, e.g. "podsandbox_status +1"). relist is -1.
+   */
+  kubeletErrors: Array<Marker & { detail: string }>;
+  /** The previous scrape's cumulative errors by operation, to take the growth from. */
+  lastRuntimeErrors: Record<string, number> | null;
   /** Pod events sorted by time. */
   podEvents: SessionPodEvent[];
   /** Events per pod, for choosing which pods get a lane. */
   eventsPerPod: Map<string, number>;
+  /** The event types present, for the legend. */
+  eventTypes: Set<SessionPodEvent['type']>;
   endS: number;
   thresholdS: number;
   /** The relist period (s): successful relists further apart than a few periods are not joined by a line. */
@@ -75,12 +98,18 @@ export function emptySeries(thresholdMs: number, relistPeriodMs = 1_000): Sessio
     kubeletPodRelistDuration: [],
     relistAt: [],
     unhealthy: [],
+    healthSource: null,
+    healthKnownFromS: null,
+    firstGoodEndS: null,
     plegPosts: [],
     ready: [],
     discards: [],
     rpcErrors: [],
+    kubeletErrors: [],
+    lastRuntimeErrors: null,
     podEvents: [],
     eventsPerPod: new Map(),
+    eventTypes: new Set(),
     endS: 0,
     thresholdS: thresholdMs / 1000,
     relistPeriodS: relistPeriodMs / 1000,
@@ -136,6 +165,8 @@ function pushRelist(s: SessionSeries, r: SessionRelist, index: number): void {
   // the peak): draw that instant too, or the line would never reach what Healthy() saw.
   if (r.ok && s.lastGoodStartS !== null) putRow(s, atS - 1e-6, atS - s.lastGoodStartS, null, null, null, null, -1);
   if (r.ok) s.lastGoodStartS = r.startMs / 1000;
+  if (r.ok && s.firstGoodEndS === null) s.firstGoodEndS = atS;
+  useModelHealth(s, atS);
   putRow(s, atS, r.sinceLastRelistStartMs / 1000, r.ok ? durationS : null, r.ok ? null : durationS, null, null, index);
   if (r.discards > 0) s.discards.push({ atS, relist: index, count: r.discards });
   let errors = 0;
@@ -148,6 +179,57 @@ function pushRelist(s: SessionSeries, r: SessionRelist, index: number): void {
 function pushKubelet(s: SessionSeries, k: KubeletSample): void {
   const duration = (v: number | undefined): number | null => (v === undefined ? null : Math.max(MIN_DURATION_S, v));
   putRow(s, k.atMs / 1000, null, null, null, duration(k.relistDurationS), k.lastSeenAgeS ?? null, -1, duration(k.podRelistDurationS));
+  if (s.healthSource !== 'model' && k.lastSeenAgeS !== undefined) addKubeletHealth(s, k.atMs / 1000, k.lastSeenAgeS);
+  if (k.runtimeErrors !== undefined) addKubeletErrors(s, k.atMs / 1000, k.runtimeErrors);
+}
+
+/**
+ * The growth of kubelet_runtime_operations_errors_total since the previous scrape, per operation. A
+ * counter that went down is a restarted kubelet: its new value is the growth since the restart.
+ */
+function addKubeletErrors(s: SessionSeries, atS: number, errors: Record<string, number>): void {
+  const previous = s.lastRuntimeErrors;
+  s.lastRuntimeErrors = errors;
+  if (previous === null) return;
+  const grown: string[] = [];
+  let count = 0;
+  for (const [op, value] of Object.entries(errors)) {
+    const before = previous[op] ?? 0;
+    const delta = value >= before ? value - before : value;
+    if (delta <= 0) continue;
+    count += delta;
+    grown.push(`${op} +${delta}`);
+  }
+  if (count > 0) s.kubeletErrors.push({ atS, relist: -1, count, detail: grown.join(', ') });
+}
+
+/** The model's relists (or Healthy() changes) decide PLEG health from now on; windows taken from the kubelet are dropped. */
+function useModelHealth(s: SessionSeries, atS: number): void {
+  if (s.healthSource === 'model') return;
+  if (s.healthSource === 'kubelet') s.unhealthy = [];
+  s.healthSource = 'model';
+  s.healthKnownFromS = atS;
+}
+
+/**
+ * One scrape's kubelet_pleg_last_seen_seconds: the kubelet's stamp is atS − age, and its Healthy() is
+ * false from stamp + threshold until a later scrape shows a newer stamp (kubelet generic.go Healthy()
+ * compares the same stamp with the same threshold).
+ */
+function addKubeletHealth(s: SessionSeries, atS: number, ageS: number): void {
+  const stampS = atS - ageS;
+  if (s.healthSource === null) {
+    s.healthSource = 'kubelet';
+    s.healthKnownFromS = Math.max(0, Math.min(atS, stampS));
+  }
+  const open = s.unhealthy[s.unhealthy.length - 1];
+  const crossingS = Math.max(0, stampS + s.thresholdS);
+  if (ageS > s.thresholdS) {
+    if (open === undefined || open.toS !== null) s.unhealthy.push({ fromS: crossingS, toS: null });
+  } else if (open !== undefined && open.toS === null) {
+    // A newer stamp: the relist that set it made Healthy() true again when it started.
+    open.toS = Math.max(open.fromS, stampS);
+  }
 }
 
 /** Appends relists and scrapes in time order; both lists are in time order already. */
@@ -168,11 +250,22 @@ function mergeSamples(s: SessionSeries, relists: readonly SessionRelist[], first
 }
 
 function addHealth(s: SessionSeries, health: readonly SessionHealth[]): void {
+  if (health.length > 0) useModelHealth(s, Math.min(s.healthKnownFromS ?? Infinity, health[0]!.atMs / 1000));
   for (const h of health) {
     const open = s.unhealthy[s.unhealthy.length - 1];
     if (!h.healthy && (open === undefined || open.toS !== null)) s.unhealthy.push({ fromS: h.atMs / 1000, toS: null });
-    else if (h.healthy && open !== undefined && open.toS === null) open.toS = h.atMs / 1000;
+    else if (h.healthy && open !== undefined && open.toS === null) {
+      open.toS = h.atMs / 1000;
+      // Before its first successful relist the model's Healthy() says "pleg has yet to be successful": the
+      // recording's first instant, not the node's state. Kept only when it lasted past the threshold.
+      if (isStartupWindow(s, open)) s.unhealthy.pop();
+    }
   }
+}
+
+/** An unhealthy window that opened before the session's first successful relist and closed within the threshold. */
+export function isStartupWindow(s: SessionSeries, w: Window): boolean {
+  return w.toS !== null && (s.firstGoodEndS === null || w.fromS < s.firstGoodEndS) && w.toS - w.fromS < s.thresholdS;
 }
 
 function addPredictions(s: SessionSeries, predictions: readonly SessionPrediction[]): void {
@@ -193,14 +286,27 @@ export function predictedPostS(s: SessionSeries, w: Window): number {
   return before ?? w.fromS;
 }
 
+/** Ready spans, one per status and reason: "container runtime is down" turning into "…, PLEG is not healthy" is a new segment. */
+/** After PLEG recovers the kubelet posts Ready at its next status update: about this much later. */
+export const NODE_STATUS_UPDATE_S = 10;
+
+/**
+ * The predicted NotReady lane's windows: each unhealthy window from its predicted post (a hung runtime
+ * delays it well past the crossing); a window that closes before its post is due predicts none.
+ */
+export function predictedBands(s: SessionSeries): Window[] {
+  return s.unhealthy.map((w) => ({ fromS: Math.max(w.fromS, predictedPostS(s, w)), toS: w.toS })).filter((w) => w.toS === null || w.fromS < w.toS + NODE_STATUS_UPDATE_S);
+}
+
 function addReady(s: SessionSeries, ready: readonly SessionReady[]): void {
   for (const r of ready) {
     const last = s.ready[s.ready.length - 1];
+    const reason = readyReason(r);
     if (last !== undefined) {
-      if (last.status === r.status) continue;
+      if (last.status === r.status && last.reason === reason) continue;
       last.toS = r.atMs / 1000;
     }
-    s.ready.push({ fromS: r.atMs / 1000, toS: null, status: r.status });
+    s.ready.push({ fromS: r.atMs / 1000, toS: null, status: r.status, reason });
   }
 }
 
@@ -208,6 +314,7 @@ function addPodEvents(s: SessionSeries, events: readonly SessionPodEvent[]): voi
   for (const e of events) {
     s.podEvents.push(e);
     s.eventsPerPod.set(e.pod, (s.eventsPerPod.get(e.pod) ?? 0) + 1);
+    s.eventTypes.add(e.type);
   }
   // Deltas arrive in time order; a recording might not: keep the lane drawing's binary search valid.
   const n = s.podEvents.length;
@@ -266,6 +373,26 @@ export function nearestIndex(xs: readonly number[], x: number, keep: (i: number)
   if (left < 0) return right < xs.length ? right : -1;
   if (right >= xs.length) return left;
   return x - xs[left]! <= xs[right]! - x ? left : right;
+}
+
+/**
+ * The value a line joining the non-null points of `ys` draws at `atS` (uPlot joins them straight, gaps
+ * spanned), so the hover reads what the eye sees; past the last point, the line continues to `tail` when
+ * given (the health quantity's dashed growth to the session's end). Null outside the drawn line.
+ */
+export function drawnValueAt(xs: readonly number[], ys: ReadonlyArray<number | null>, atS: number, tail?: { x: number; y: number }): number | null {
+  const hi = lowerBound(xs.length, (i) => xs[i]! < atS);
+  let right = hi;
+  while (right < xs.length && (ys[right] === null || ys[right] === undefined)) right++;
+  let left = hi - 1;
+  while (left >= 0 && (ys[left] === null || ys[left] === undefined)) left--;
+  const at = (i: number): [number, number] => [xs[i]!, ys[i]!];
+  const r: [number, number] | undefined = right < xs.length ? at(right) : tail !== undefined && left >= 0 && tail.x >= atS ? [tail.x, tail.y] : undefined;
+  if (left < 0) return r !== undefined && r[0] === atS ? r[1] : null;
+  const l = at(left);
+  if (r === undefined) return l[0] === atS ? l[1] : null;
+  if (r[0] === l[0]) return r[1];
+  return l[1] + ((r[1] - l[1]) * (atS - l[0])) / (r[0] - l[0]);
 }
 
 /** Pods with the most events get their own lane; the rest share one. */

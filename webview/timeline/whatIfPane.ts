@@ -21,7 +21,11 @@ function buildForm(initial: WhatIfParams): HTMLFormElement {
     label.setAttribute('for', id);
     const field = document.createElement('vscode-textfield');
     field.id = id;
-    field.setAttribute('type', 'number');
+    // Text, not type="number": vscode-textfield re-renders its input from its value on every keystroke,
+    // and a number input's value is "" while it holds "-", so "-5" became "5" and ran. As text, what was
+    // typed is what is checked (readForm), and "-5" is refused with the field's range.
+    field.setAttribute('type', 'text');
+    field.setAttribute('inputmode', 'decimal');
     field.setAttribute('value', String(initial[key]));
     field.dataset['key'] = key;
     form.append(label, field);
@@ -105,6 +109,23 @@ function setBusy(busy: boolean): void {
 function hideError(): void {
   const box = document.getElementById('error');
   if (box) box.hidden = true;
+  setStale(false);
+}
+
+/**
+ * The findings and chart of the last run no longer answer the knobs on screen while an error stands
+ * under them: they are dimmed (and marked for screen readers) until a run succeeds.
+ */
+function setStale(stale: boolean): void {
+  // Nothing to dim before the first run.
+  if (stale && (document.getElementById('chart')?.childElementCount ?? 0) === 0) return;
+  for (const id of ['title', 'notes', 'chart', 'approximate']) {
+    const node = document.getElementById(id);
+    if (node === null) continue;
+    node.classList.toggle('stale', stale);
+    if (stale) node.setAttribute('aria-disabled', 'true');
+    else node.removeAttribute('aria-disabled');
+  }
 }
 
 export function showError(message: string): void {
@@ -119,6 +140,7 @@ export function showError(message: string): void {
   }
   box.textContent = message;
   box.hidden = false;
+  setStale(true);
 }
 
 function showTimeline(data: TimelineData): void {

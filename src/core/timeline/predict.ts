@@ -120,6 +120,8 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
 /** What the unhealthy sentence says of the NotReady post: seen, due, or expected. */
 function postedSentence(session: TimelineSession, crossingAtMs: number, notReadyByMs: number, nowMs: number, at: (ms: number) => string, why: string): string {
   const posted = session.ready.find((r) => r.atMs >= crossingAtMs && r.message.includes('PLEG is not healthy'));
+  // The session's first Ready reading is not a post it saw: the node was NotReady when the session began.
+  if (posted !== undefined && posted === session.ready[0]) return `the kubelet had posted NotReady before the session began (${at(posted.atMs)})`;
   if (posted !== undefined) return `the kubelet posted NotReady at ${at(posted.atMs)}`;
   if (notReadyByMs < nowMs) return `the kubelet's NotReady post was due at about ${at(notReadyByMs)} (${why})`;
   return `the kubelet posts NotReady at about ${at(notReadyByMs)} (${why})`;

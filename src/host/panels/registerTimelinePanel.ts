@@ -1,4 +1,4 @@
-// The timeline commands: Open PLEG Timeline (a node: its live feed, or the demo's replay), Open PLEG
+// The timeline commands: Open PLEG Timeline (a node: its live feed, the demo's nodes too), Open PLEG
 // Timeline Recording… (a file or evidence folder, replayed), Open PLEG What-if Timeline (no node), and
 // the serializer that restores each of these panels after a window reload.
 
@@ -8,13 +8,13 @@ import { readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import { pickNode } from '../nodeAccess/nodePicker';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
-import { isDemoContext } from '../nodeAccess/demoContext';
 import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
 import { nodeKey, recordingKey, WHAT_IF_KEY } from './panelRegistry';
 import { restoredPanel } from './panelState';
 import { liveFeed, replayFeed } from './sessionFeed';
 import { revivePanel, showPanel, TIMELINE_VIEW_TYPE, type PanelContent, type PanelDeps } from './timelinePanel';
+import { sessionHeadline } from './timelineHeadline';
 import { timelineSources, type TimelineSources } from './timelineSources';
 
 function whatIfContent(): PanelContent {
@@ -27,16 +27,14 @@ function nodeContent(context: string, node: string, services: Services, nodeAcce
     title: t('PLEG Timeline: {0}', node),
     target: { context, node },
     recording: null,
-    openFeed: async () => {
-      // The demo's nodes have no SSH and no kubelet: their timeline is a simulated session, replayed. A demo
-      // context that was given node access (the e2e puts the real node stack there) runs the live feed.
-      const hasNodeAccess = readNodeAccessConfig().config.clusters.clusters[context] !== undefined;
-      if (!hasNodeAccess && isDemoContext(services.session, context, services.logger)) {
-        services.logger.info(`timeline of ${node} (context ${context}): the built-in demo, replaying a simulated session`);
-        return replayFeed(await sources.demoSession(context, node), t('a simulated session (the built-in demo has no SSH and no kubelet): a runtime that stops answering'));
-      }
+    // The built-in demo's API stand-in serves a kubelet behind its node proxy (src/demo/kubeletEndpoints.ts),
+    // the one Diagnose Node reads: its nodes get the live feed like any cluster's, without SSH (the kubelet's
+    // metrics and the Ready condition), so the timeline tells the node's own story, now.
+    openFeed: () => {
       services.logger.info(`timeline of ${node} (context ${context}): starting the live feed`);
-      return liveFeed(sources.openLive(services, nodeAccess, context, node), t('{0} in {1}, over SSH and the API server', node, context));
+      const overSsh = readNodeAccessConfig().config.clusters.clusters[context] !== undefined;
+      const label = overSsh ? t('{0} in {1}, over SSH and the API server', node, context) : t('{0} in {1}, through the API server (no SSH: the kubelet\'s metrics and the Ready condition)', node, context);
+      return Promise.resolve(liveFeed(sources.openLive(services, nodeAccess, context, node), label));
     },
   };
 }
@@ -68,7 +66,7 @@ async function pickRecording(): Promise<string | undefined> {
 }
 
 export function registerTimelinePanel(context: vscode.ExtensionContext, services: Services, nodeAccess: NodeAccessRuntime, sources: TimelineSources = timelineSources): vscode.Disposable[] {
-  const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live) => sources.predict(session, live) };
+  const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live) => sources.predict(session, live), headline: (session, live) => sessionHeadline(session, live, t) };
   return [
     vscode.commands.registerCommand(CommandIds.openWhatIfTimeline, () => {
       showPanel(whatIfContent(), deps);

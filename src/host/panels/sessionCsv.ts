@@ -26,22 +26,30 @@ function field(value: string | number | boolean | undefined): string {
   return /[",\r\n]/u.test(text) ? `"${text.replace(/"/gu, '""')}"` : text;
 }
 
+/**
+ * Milliseconds to the microsecond: the session's times are differences of doubles (endMs − startMs of a
+ * 2-minute deadline is 119999.99999999999), and a spreadsheet should read 120000.
+ */
+export function csvMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
 function row(startedAtMs: number, r: SessionRelist): string {
   const rpcErrors = r.rpcs.filter((c) => c.error !== undefined).length;
   const maxLatency = r.rpcs.reduce((max, c) => Math.max(max, c.latencyMs), 0);
   return [
     new Date(startedAtMs + r.startMs).toISOString(),
-    r.startMs,
-    r.endMs - r.startMs,
+    csvMs(r.startMs),
+    csvMs(r.endMs - r.startMs),
     r.ok,
     r.error,
-    r.sinceLastRelistStartMs,
+    csvMs(r.sinceLastRelistStartMs),
     r.pods,
     r.containers,
     r.podsInspected.length,
     r.rpcs.length,
     rpcErrors,
-    r.rpcs.length === 0 ? undefined : maxLatency,
+    r.rpcs.length === 0 ? undefined : csvMs(maxLatency),
     r.events,
     r.discards,
   ]

@@ -1,5 +1,5 @@
 // Where a node panel's session comes from: the live feed (A's LiveSource, growing in place) or a replay
-// (a recording, or the demo's simulated session), complete from the start. Pure (no vscode): the panel
+// (a recording or an evidence folder), complete from the start. Pure (no vscode): the panel
 // and the unit tests see the same small interface.
 
 import type { SessionDelta, TimelineSession } from '../../core/timeline/session';
@@ -11,7 +11,7 @@ export interface Subscription {
 
 export interface SessionFeed {
   readonly mode: SessionMode;
-  /** Names the source for the user, e.g. "a simulated session (…)", shown after the mode ("Replay, not live — …"). */
+  /** Names the source for the user, e.g. "the recording x.json (a timeline recording)", shown after the mode ("Replay, not live — …"). */
   readonly label: string;
   /** Every delta so far already applied. */
   readonly session: TimelineSession;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { TimelineSession } from '../../core/timeline/session';
 import { DEFAULT_WHAT_IF } from '../../core/whatIf/whatIfTimeline';
 import { parseWebviewMessage, PROTOCOL_VERSION } from '../../shared/panelProtocol';
-import type { ExportFormat, FeedState, HostToWebview, PanelTarget, WebviewToHost } from '../../shared/panelProtocol';
+import type { ExportFormat, FeedState, HostToWebview, PanelTarget, SessionHeadline, WebviewToHost } from '../../shared/panelProtocol';
 import { t } from '../l10n';
 import type { Services } from '../services';
 import { PanelRegistry, type RegisteredPanel } from './panelRegistry';
@@ -34,6 +34,8 @@ export interface PanelDeps {
   services: Services;
   /** The model's sentence about the threshold for the session as it is now (A's predictThreshold). */
   predict(session: TimelineSession, live: boolean): string | null;
+  /** The node's state now (a replay: at its end), in the classifier's words (sessionHeadline). */
+  headline(session: TimelineSession, live: boolean): SessionHeadline;
 }
 
 /** What a panel shows besides the what-if: nothing, or a node's session from a feed opened on demand. */
@@ -94,7 +96,7 @@ export class TimelinePanel implements RegisteredPanel {
       }
       this.feed = feed;
       this.feedSubscription = feed.onDelta((delta) => {
-        if (!this.paused) this.post({ type: 'sessionDelta', delta, prediction: this.deps.predict(feed.session, true) });
+        if (!this.paused) this.post({ type: 'sessionDelta', delta, headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) });
       });
       this.sendSession();
     } catch (error) {
@@ -113,7 +115,8 @@ export class TimelinePanel implements RegisteredPanel {
   private sendSession(): void {
     const feed = this.feed;
     if (feed === undefined) return;
-    this.post({ type: 'session', mode: feed.mode, label: feed.label, session: feed.session, prediction: this.deps.predict(feed.session, feed.mode === 'live'), feed: this.feedState() });
+    const live = feed.mode === 'live';
+    this.post({ type: 'session', mode: feed.mode, label: feed.label, session: feed.session, headline: this.deps.headline(feed.session, live), prediction: this.deps.predict(feed.session, live), feed: this.feedState() });
   }
 
   private post(message: HostToWebview): void {

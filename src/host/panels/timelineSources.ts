@@ -13,7 +13,6 @@ import { readMetricsFolder } from '../../infra/timeline/readMetricsFolder';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
 import { openLiveSource } from '../timeline/liveSource';
-import { demoSession } from './demoReplay';
 import type { LiveSourceLike } from './sessionFeed';
 import { errorText } from '../../core/util/errorText';
 
@@ -25,8 +24,6 @@ export interface LoadedRecording {
 
 export interface TimelineSources {
   openLive(services: Services, nodeAccess: NodeAccessRuntime, context: string, node: string): LiveSourceLike;
-  /** The demo's simulated session for one of its nodes (labelled a replay by the panel). */
-  demoSession(context: string, node: string): Promise<TimelineSession>;
   loadRecording(path: string): Promise<LoadedRecording>;
   /** The model's sentence about the threshold, or null when it predicts nothing. */
   predict(session: TimelineSession, live: boolean): string | null;
@@ -79,7 +76,6 @@ async function loadEvidenceFolder(path: string): Promise<LoadedRecording> {
 
 export const timelineSources: TimelineSources = {
   openLive: openLiveSource,
-  demoSession: (context, node) => Promise.resolve(demoSession(context, node)),
   loadRecording: loadRecordingFile,
   predict: (session, live) => {
     // A replay is judged at its end; a live session now.

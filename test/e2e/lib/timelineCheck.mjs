@@ -1,12 +1,18 @@
 /* global document, window */
-// Check (11): the PLEG timeline panel in the real workbench. The demo's PLEG node has no SSH and no
-// kubelet, so its timeline is a replay of a simulated session: opened from the node's context menu it
-// must say so ("Replay, not live"), state the prediction and what the session lacks in words, and draw
-// both charts (every lane has pixels). Opening the same node again from the palette must focus that
-// panel, not make a second one. The helpers (openTimeline, readTimeline) take any node, so the live check
-// on the real node stack can reuse them: open, then poll readTimeline until the state it wants shows.
+// Check (11): the PLEG timeline panel in the real workbench. The demo's nodes have no SSH, but the demo's
+// API stand-in serves their kubelets behind its node proxy: the timeline of its PLEG node runs live on
+// those metrics and the Ready condition. Opened from the node's context menu it must say so, head the
+// panel with the node's state now (the tree's verdict), state the prediction and what the session lacks,
+// and draw both charts (every fixed lane has pixels). Opening the same node again from the palette must
+// focus that panel, not make a second one. (11c) for every demo node of prod-eu the tree's verdict, the
+// report's headline and the timeline's headline agree; (11d) a drag-zoom keeps the lanes inside the plot.
+// The helpers (openTimeline, readTimeline) take any node, so the live check on the real node stack can
+// reuse them: open, then poll readTimeline until the state it wants shows.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO } from './tools.mjs';
 import { fillQuickInput, pickContextMenuItem, readEditorTabs, runPaletteCommand, waitForQuickInput, describePrompts } from './prompts.mjs';
-import { rowLocator } from './workbench.mjs';
+import { readTreeRows, rowLocator } from './workbench.mjs';
 
 export const TIMELINE_DEMO_NODE = 'prod-eu-node-07';
 const COMMAND_TITLE = 'Open PLEG Timeline';
@@ -67,8 +73,31 @@ export async function readTimeline(page, node) {
             lanes.push(n);
           }
         }
+        // Bar pixels (saturated colours: the lane text is the theme's grey) left and right of the plot, in the fixed lanes.
+        const outside = (() => {
+          if (!over || !lanesCanvas) return -1;
+          const ctx = lanesCanvas.getContext('2d');
+          const top = Math.round(over.offsetTop * dpr);
+          const h = Math.round(3 * 22 * dpr);
+          let n = 0;
+          for (const [x, w] of [[0, Math.round(over.offsetLeft * dpr)], [Math.round((over.offsetLeft + over.offsetWidth) * dpr), lanesCanvas.width - Math.round((over.offsetLeft + over.offsetWidth) * dpr)]]) {
+            if (w <= 0) continue;
+            const data = ctx.getImageData(x, top, w, h).data;
+            for (let i = 0; i < data.length; i += 4) {
+              if (data[i + 3] < 128) continue;
+              const hi = Math.max(data[i], data[i + 1], data[i + 2]);
+              const lo = Math.min(data[i], data[i + 1], data[i + 2]);
+              if (hi - lo > 60) n++;
+            }
+          }
+          return n;
+        })();
+        const headline = document.querySelector('#headline');
         return {
           title,
+          verdict: headline?.dataset.verdict ?? '',
+          headline: headline?.textContent?.trim() ?? '',
+          lanePixelsOutsidePlot: outside,
           label: text('#session-label'),
           prediction: text('#prediction'),
           lacks: [...document.querySelectorAll('#lacks li')].map((li) => li.textContent ?? ''),
@@ -123,24 +152,85 @@ export async function panelShot(page, shot, name) {
   }
 }
 
-export async function runTimelineCheck({ page, check, shot }) {
+/** The verdict a tree row's description starts with (src/core/tree/verdictPresentation.ts verdictShortName). */
+const TREE_WORDS = [
+  [/^PLEG\b/, 'pleg'],
+  [/^Runtime down\b/, 'runtime-down'],
+  [/^Starting\b/, 'startup'],
+  [/^Network\b/, 'network'],
+  [/^No heartbeat\b/, 'lease-lost'],
+  [/^NotReady\b/, 'not-ready-other'],
+  [/^Ready\b/, 'ready'],
+];
+
+/**
+ * The verdict of the report's headline, "<verdict label>: <cause>" (src/core/diagnose/headline.ts): read
+ * from the label before the colon by its key word, not its exact prose.
+ */
+export function reportVerdict(headline) {
+  const label = headline.split(':')[0] ?? '';
+  if (/^Unknown\b|not posting|heartbeat/i.test(label)) return 'lease-lost';
+  if (/PLEG/.test(label)) return 'pleg';
+  if (/runtime/i.test(label)) return 'runtime-down';
+  if (/starting/i.test(label)) return 'startup';
+  if (/network/i.test(label)) return 'network';
+  if (/^Ready\b/.test(label)) return 'ready';
+  if (/^NotReady\b/.test(label)) return 'not-ready-other';
+  return `(no verdict in "${label}")`;
+}
+
+/**
+ * The report's headline for one node, as `pleg-doctor diagnose -o json` writes it (the report Diagnose
+ * Node opens has the same one). Run asynchronously: the demo's API stand-in answers from this very
+ * process, so a spawnSync would leave the CLI's "get nodes" unanswered until its deadline.
+ */
+export function reportHeadline(kubeconfig, context, node) {
+  const args = [join(REPO, 'dist/cli.js'), 'diagnose', '--kubeconfig', kubeconfig, '--context', context, '--node', node, '-o', 'json', '--metrics-interval', '0'];
+  return new Promise((resolve, reject) => {
+    // diagnose exits 1 when a check fails: the JSON on stdout is what counts.
+    execFile(process.execPath, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) => {
+      let json;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        reject(new Error(`pleg-doctor diagnose of ${context}/${node} printed no JSON (${error?.message ?? 'exit 0'}): ${(stderr || stdout || '').slice(0, 400)}`));
+        return;
+      }
+      if (typeof json.headline !== 'string' || json.headline.length === 0) reject(new Error(`the diagnosis of ${node} has no headline`));
+      else resolve(json.headline);
+    });
+  });
+}
+
+/** `ctx`: { page, check, shot, demo (the stand-in, frozen), kubeconfig (the demo's) }. */
+export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) {
   const node = TIMELINE_DEMO_NODE;
-  await check(`(11a) Open PLEG Timeline on the demo's ${node} (context menu): a replay, labelled so, every lane drawn, prediction and lacks in words`, async () => {
+  await check(`(11a) Open PLEG Timeline on the demo's ${node} (context menu): live through the API server, headed by the node's state, every lane drawn, prediction and lacks in words`, async () => {
     await runPaletteCommand(page, 'View: Close All Editors');
     await openTimeline(page, node, { via: 'contextMenu' });
-    const state = await waitForTimeline(page, node, (s) => s.mainPixels > 0 && s.lanePixels.length > 0 && s.legend.length > 0, { timeoutMs: 30_000 });
-    assert(state.label.startsWith('Replay, not live'), `the panel does not say it is a replay: "${state.label}"`);
-    assert(state.lacks.some((l) => l.includes('built-in demo')), `the lacks do not say this is the demo's simulated session: ${JSON.stringify(state.lacks)}`);
-    assert(state.prediction.length > 0, 'the panel states no prediction');
-    assert(state.feed === 'Recording: complete', `the feed state is "${state.feed}"`);
-    for (const key of ['health', 'threshold', 'duration', 'unhealthy', 'predicted', 'readyFalse']) assert(state.legend.includes(key), `the legend has no "${key}" entry: ${state.legend.join(', ')}`);
-    // The health, predicted NotReady and Ready lanes are drawn; the simulator names no pods, so no pod lanes.
-    assert(state.lanePixels.length >= 3 && state.lanePixels.slice(0, 3).every((n) => n > 100), `the health / predicted / Ready lanes are not all drawn: ${state.lanePixels.join(', ')}`);
-    assert(state.mainPixels > 2_000, `the main chart has only ${state.mainPixels} drawn pixels`);
+    // The kubelet is scraped every 5 s: the health lane has its first stamp after the first scrape.
+    await waitForTimeline(page, node, (s) => s.verdict !== '' && s.legend.includes('kubeletAge') && s.lanePixels.length >= 3 && s.lanePixels.slice(0, 3).every((n) => n > 100), { timeoutMs: 40_000 });
+    // The first scrape is taken at once, the next 5 s later: wait for it, so the chart (and the README
+    // shot) spans more than the first instant and the kubelet's age is a line, not a point.
+    await sleep(6_000);
+    const state = await readTimeline(page, node);
+    assert(state, `the timeline of ${node} is gone`);
+    assert(state.label.startsWith('Live — '), `the panel does not say it is live: "${state.label}"`);
+    assert(state.label.includes('through the API server'), `the panel does not say it runs through the API server: "${state.label}"`);
+    assert(state.verdict === 'pleg', `the headline's verdict is "${state.verdict}", not pleg: "${state.headline}"`);
+    assert(state.headline.startsWith('PLEG is not healthy — now'), `the headline does not state the node's state now: "${state.headline}"`);
+    assert(state.lacks.some((l) => l.includes('No SSH access is configured for context prod-eu')), `the lacks do not say there is no SSH: ${JSON.stringify(state.lacks)}`);
+    assert(!state.lacks.some((l) => /no kubelet/i.test(l)), `the lacks say "no kubelet" although the kubelet's metrics are read: ${JSON.stringify(state.lacks)}`);
+    assert(/^PLEG is unhealthy since /.test(state.prediction), `the prediction does not say PLEG is unhealthy: "${state.prediction}"`);
+    assert(state.feed === 'Receiving', `the feed state is "${state.feed}"`);
+    for (const key of ['threshold', 'kubeletAge', 'unhealthy', 'predicted', 'readyFalse']) assert(state.legend.includes(key), `the legend has no "${key}" entry: ${state.legend.join(', ')}`);
+    // No relists without SSH: nothing in the legend for them, and no pod events.
+    for (const key of ['health', 'duration', 'started']) assert(!state.legend.includes(key), `the legend lists "${key}", which this session does not draw: ${state.legend.join(', ')}`);
+    assert(state.mainPixels > 500, `the main chart has only ${state.mainPixels} drawn pixels`);
     await sleep(300);
     await shot('11a-timeline-demo');
     await panelShot(page, shot, 'timeline-demo');
-    return `${state.title}: ${state.label}; prediction "${state.prediction}"; lanes ${state.lanePixels.join('/')}; legend ${state.legend.join(', ')}`;
+    return `${state.title}: "${state.headline.slice(0, 120)}"; ${state.label}; prediction "${state.prediction.slice(0, 100)}"; lanes ${state.lanePixels.join('/')}; legend ${state.legend.join(', ')}`;
   });
 
   await check(`(11b) Open PLEG Timeline on ${node} again (palette): the same panel is focused, no second one`, async () => {
@@ -152,5 +242,46 @@ export async function runTimelineCheck({ page, check, shot }) {
     const state = await readTimeline(page, node);
     assert(state?.frames === 1, `${state?.frames ?? 0} webview frames show the timeline of ${node}`);
     return `tabs: ${tabs.join(', ')}`;
+  });
+
+  await check(`(11d) a drag-zoom on the timeline of ${node}: the lane bars stay inside the plot, off their labels and the right axis`, async () => {
+    const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const over = frame.locator('#lanes-chart .u-over');
+    const box = await over.boundingBox();
+    assert(box, 'the lanes chart has no plot area');
+    await page.mouse.move(box.x + box.width * 0.35, box.y + 8);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.65, box.y + 8, { steps: 8 });
+    await page.mouse.up();
+    const state = await waitForTimeline(page, node, (s) => s.lanePixelsOutsidePlot >= 0, { timeoutMs: 5_000 });
+    assert(state.lanePixelsOutsidePlot === 0, `${state.lanePixelsOutsidePlot} lane bar pixels are drawn outside the plot after the zoom`);
+    assert(state.lanePixels.slice(0, 3).every((n) => n > 100), `the zoomed lanes are not drawn inside the plot: ${state.lanePixels.join(', ')}`);
+    await shot('11d-timeline-zoomed');
+    await runPaletteCommand(page, 'View: Close All Editors');
+    return `lanes inside the plot after the zoom: ${state.lanePixels.slice(0, 3).join('/')} px, outside: 0`;
+  });
+
+  await check('(11c) for every demo node of prod-eu, the tree\'s verdict, the report\'s headline and the timeline\'s headline agree', async () => {
+    assert(demo && kubeconfig, 'the check needs the demo and its kubeconfig');
+    const prod = demo.contexts.find((c) => c.spec.context === 'prod-eu');
+    assert(prod, 'the demo has no context prod-eu');
+    const rows = await readTreeRows(page);
+    const lines = [];
+    const wrong = [];
+    for (const { name } of prod.spec.nodes) {
+      const description = rows.find((r) => r.label === name)?.description ?? '';
+      const tree = TREE_WORDS.find(([re]) => re.test(description))?.[1] ?? `(no verdict in "${description}")`;
+      const headline = await reportHeadline(kubeconfig, 'prod-eu', name);
+      const report = reportVerdict(headline);
+      await runPaletteCommand(page, 'View: Close All Editors');
+      await openTimeline(page, name, { via: 'palette' });
+      const state = await waitForTimeline(page, name, (s) => s.verdict !== '', { timeoutMs: 20_000 });
+      const line = `${name}: tree ${tree} ("${description}"), report ${report} ("${headline.slice(0, 60)}"), timeline ${state.verdict} ("${state.headline.slice(0, 60)}")`;
+      lines.push(line);
+      if (tree !== report || tree !== state.verdict) wrong.push(line);
+    }
+    await runPaletteCommand(page, 'View: Close All Editors');
+    assert(wrong.length === 0, `the surfaces disagree:\n${wrong.join('\n')}`);
+    return lines.join('\n');
   });
 }

@@ -18,6 +18,7 @@ import { simulate } from '../../../src/core/pleg/sim/simulate';
 import type { Timeline } from '../../../src/core/pleg/sim/timeline';
 import { scenarioSettings, timelineData, DEFAULT_WHAT_IF } from '../../../src/core/whatIf/whatIfTimeline';
 import type { TimelineData } from '../../../src/core/whatIf/whatIfTypes';
+import { sessionHeadline } from '../../../src/host/panels/timelineHeadline';
 import { webviewStrings } from '../../../src/host/panels/timelineStrings';
 import { webviewHtml } from '../../../src/host/panels/webviewHtml';
 import { PROTOCOL_VERSION, type HostToWebview, type PanelTarget, type WebviewToHost } from '../../../src/shared/panelProtocol';
@@ -199,6 +200,10 @@ describe('timeline webview in headless Chromium', () => {
     expect(recorded.series.failedRelist.some((v) => v !== null)).toBe(true);
     const legend = await page.locator('#chart .legend li').evaluateAll((items) => items.map((li) => [(li as unknown as { dataset: Record<string, string> }).dataset['key'], li.textContent]));
     expect(legend.map(([key]) => key)).toEqual(['health', 'threshold', 'duration', 'failed', 'unhealthy', 'notReady']);
+    // A colour means one thing in both tabs: the legend's swatches are the session tab's for the same things.
+    const swatch = (key: string): Promise<string> => page.locator(`#chart .legend li[data-key="${key}"] .swatch`).evaluate((n) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(n).backgroundColor);
+    await expect(swatch('unhealthy')).resolves.toBe('rgb(241, 76, 76)');
+    await expect(swatch('notReady')).resolves.toBe('rgb(209, 134, 22)');
     expect(legend.find(([key]) => key === 'threshold')![1]).toBe('threshold: unhealthy above 180 s');
     // uPlot's own live legend ("Value: --") is gone.
     await expect(page.locator('.u-legend').count()).resolves.toBe(0);
@@ -210,8 +215,9 @@ describe('timeline webview in headless Chromium', () => {
       threshold: [0xcc, 0xa7, 0x00],
       duration: [0x89, 0xd1, 0x85],
       failed: [0xf1, 0x4c, 0x4c],
-      unhealthyBand: over([204, 167, 0], 0.55),
-      notReadyBand: over([241, 76, 76], 0.14),
+      // The session tab's colours: PLEG unhealthy its translucent red band, NotReady its predicted-lane orange.
+      unhealthyBand: over([241, 76, 76], 0.12),
+      notReadyBand: [0xd1, 0x86, 0x16],
     };
     for (const [name, rgb] of Object.entries(colours)) expect(await pixelsNear(page, rgb), name).toBeGreaterThan(20);
 
@@ -266,6 +272,39 @@ describe('timeline webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('"-5" typed into Pods is refused as out of range (it once ran with 5), and the last results are dimmed under the error until a run succeeds', async () => {
+    const { page, consoleErrors } = await open();
+    await page.locator('#run').click();
+    const first = await nextSent(page, 'simulate');
+    await toPage(page, { type: 'timeline', requestId: first.requestId, data: recorded });
+    await page.locator('#chart canvas').first().waitFor();
+    const stale = (): Promise<boolean[]> => page.locator('#notes, #chart').evaluateAll((nodes) => nodes.map((n) => n.classList.contains('stale')));
+    await expect(stale()).resolves.toEqual([false, false]);
+    // Typed as a user types it, key by key, into the field (not set through its property).
+    await page.locator('#param-pods').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('-5');
+    await expect(page.locator('#param-pods').evaluate((f) => (f as unknown as { value: string }).value)).resolves.toBe('-5');
+    await page.locator('#run').click();
+    await page.locator('#error').waitFor({ state: 'visible' });
+    await expect(page.locator('#error').textContent()).resolves.toBe('Pods must be between 0 and 1000');
+    expect((await sent(page)).filter((m) => m.type === 'simulate')).toHaveLength(1);
+    await expect(stale()).resolves.toEqual([true, true]);
+    const opacity = await page.locator('#chart').evaluate((n) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(n).opacity);
+    expect(Number(opacity)).toBeLessThan(0.5);
+    // A valid value runs again and the results are bright once the answer is drawn.
+    await page.locator('#param-pods').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('7');
+    await page.locator('#run').click();
+    const second = await nextSent(page, 'simulate');
+    expect(second.params.pods).toBe(7);
+    await toPage(page, { type: 'timeline', requestId: second.requestId, data: recorded });
+    await expect(stale()).resolves.toEqual([false, false]);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('a host error for the pending request ends "Simulating…" and shows the reason', async () => {
     const { page } = await open();
     await page.locator('#run').click();
@@ -315,6 +354,33 @@ async function laneColours(page: Page, row: number, colours: Record<string, [num
   );
 }
 
+/** Pixels per colour in the fixed lanes' rows of the lanes canvas, left and right of the plot (labels, right axis). */
+async function laneColoursOutsidePlot(page: Page, colours: Record<string, [number, number, number]>): Promise<Record<string, number>> {
+  return page.locator('#lanes-chart').evaluate((host, wanted) => {
+    const h = host as unknown as { querySelector(s: string): { offsetTop: number; offsetLeft: number; offsetWidth: number } & Canvas2d };
+    const over = h.querySelector('.u-over');
+    const canvas = h.querySelector('canvas');
+    const ctx = canvas.getContext('2d')!;
+    const counts: Record<string, number> = Object.fromEntries(Object.keys(wanted).map((k) => [k, 0]));
+    const strips = [
+      [0, over.offsetLeft],
+      [over.offsetLeft + over.offsetWidth, canvas.width - over.offsetLeft - over.offsetWidth],
+    ];
+    for (const [x, w] of strips) {
+      if (w! <= 0) continue;
+      const px = ctx.getImageData(x!, over.offsetTop, w!, 3 * 22).data;
+      const onWhite = (c: number, a: number): number => c * a + 255 * (1 - a);
+      for (let i = 0; i < px.length; i += 4) {
+        const a = px[i + 3]! / 255;
+        for (const [name, [r, g, b]] of Object.entries(wanted)) {
+          if (Math.abs(onWhite(px[i]!, a) - r) <= 12 && Math.abs(onWhite(px[i + 1]!, a) - g) <= 12 && Math.abs(onWhite(px[i + 2]!, a) - b) <= 12) counts[name]!++;
+        }
+      }
+    }
+    return counts;
+  }, colours);
+}
+
 const NODE: PanelTarget = { context: 'prod-eu', node: 'prod-eu-node-07' };
 const PREDICTION = 'PLEG is unhealthy since 03:05:00 UTC: last seen active 3m5s ago, threshold 3m0s; the kubelet posts NotReady by 03:05:10 UTC';
 
@@ -331,7 +397,7 @@ describe('the session pane in headless Chromium', () => {
     const { page, consoleErrors } = await open(undefined, NODE);
     // The node is kept for the serializer before anything else happens.
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)).toMatchObject({ target: NODE, recording: null });
-    await toPage(page, { type: 'session', mode: 'replay', label: 'the recording session.json (a PLEG Doctor session)', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'the recording session.json (a PLEG Doctor session)', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     await page.locator('#lanes-chart canvas').first().waitFor();
 
@@ -389,12 +455,32 @@ describe('the session pane in headless Chromium', () => {
     const details = await page.locator('#relist-details').textContent();
     expect(details).toContain('ListPodSandbox');
     expect(details).toMatch(/Failed: rpc error: code = DeadlineExceeded/);
+    // The value under the pointer is the drawn line's there, said before the nearest relist's details.
+    await expect(page.locator('#at-cursor').textContent()).resolves.toMatch(/^At \d\d:\d\d:\d\d UTC · time since the last successful relist started: \d+\.\d s/);
+
+    // The headline: the node's state at the recording's end, in the tree's words.
+    await expect(page.locator('#headline').getAttribute('data-verdict')).resolves.toBe('ready');
+    await expect(page.locator('#headline strong').textContent()).resolves.toBe('Ready');
+    await expect(page.locator('#headline').textContent()).resolves.toMatch(/at the recording's end, \d\d:\d\d:\d\d UTC/);
 
     // The README's picture of a replay: taken on every run, copied over the README's only on request (as the
     // e2e does with PLEG_E2E_UPDATE_SCREENSHOTS), so a test run leaves the checkout as it found it.
     mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'timeline-replay.png'), fullPage: true });
     if (process.env['PLEG_E2E_UPDATE_SCREENSHOTS'] === '1') copyFileSync(join(RESULTS, 'timeline-replay.png'), join(ROOT, 'media/timeline-replay.png'));
+
+    // A drag-zoom into the unhealthy window: the lane bars stay inside the plot, off their labels and the right axis.
+    const lanesBox = (await page.locator('#lanes-chart .u-over').boundingBox())!;
+    const unhealthyFrom = session.health.find((h) => !h.healthy)!.atMs / session.durationMs;
+    await page.mouse.move(lanesBox.x + lanesBox.width * (unhealthyFrom + 0.02), lanesBox.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(lanesBox.x + lanesBox.width * (unhealthyFrom + 0.2), lanesBox.y + 5, { steps: 6 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    const outside = await laneColoursOutsidePlot(page, { healthy: green, unhealthy: red, predicted: orange });
+    expect(outside, 'lane colours left and right of the plot after a zoom').toEqual({ healthy: 0, unhealthy: 0, predicted: 0 });
+    // The zoomed view is the window's inside: the health lane is red across the plot.
+    expect((await laneColours(page, 0, { unhealthy: red })).unhealthy).toBeGreaterThan(lanesBox.width * 4);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations)).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
@@ -404,14 +490,14 @@ describe('the session pane in headless Chromium', () => {
     const session = JSON.parse(JSON.stringify(recordedSession({ durationS: 600, pods: 30, freeze: { atS: 120, forS: 300 } }))) as ReturnType<typeof recordedSession>;
     const orange: [number, number, number] = [0xd1, 0x86, 0x16];
     const without = await open(undefined, NODE);
-    await toPage(without.page, { type: 'session', mode: 'replay', label: 'a 1.32 recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(without.page, { type: 'session', mode: 'replay', label: 'a 1.32 recording', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await without.page.locator('#session-chart canvas').first().waitFor();
     const orangeWithout = await pixelsNear(without.page, orange, 12, '#session-chart canvas');
     await without.page.close();
     // A per-pod relist of 30 s on every scrape: far above every other duration on the log axis.
     for (const k of session.kubelet) k.podRelistDurationS = 30;
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'replay', label: 'a 1.36 recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'a 1.36 recording', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     const legend = await page.locator('#session-legend li').evaluateAll((items) => items.map((li) => [(li as unknown as { dataset: Record<string, string> }).dataset['key'], li.textContent]));
     expect(legend.map(([key]) => key).slice(4, 7)).toEqual(['kubeletAge', 'kubeletDuration', 'kubeletPodDuration']);
@@ -428,7 +514,7 @@ describe('the session pane in headless Chromium', () => {
     const forced = session.relists.find((r) => !r.ok)!;
     forced.streamFailure = { error: 'rpc error: code = Unimplemented desc = method GetContainerEvents not implemented', failures: 2 };
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'replay', label: 'an evented recording', session, prediction: PREDICTION, feed: 'ended' });
+    await toPage(page, { type: 'session', mode: 'replay', label: 'an evented recording', session, headline: sessionHeadline(session, false, englishText), prediction: PREDICTION, feed: 'ended' });
     await page.locator('#session-chart canvas').first().waitFor();
     const box = (await page.locator('#session-chart .u-over').boundingBox())!;
     await page.mouse.move(box.x + (box.width * forced.endMs) / session.durationMs, box.y + box.height / 2);
@@ -447,7 +533,7 @@ describe('the session pane in headless Chromium', () => {
     // 14 pods with 1..14 events: 12 lanes and "other pods".
     session.podEvents = Array.from({ length: 14 }, (_p, pod) => Array.from({ length: pod + 1 }, (_e, i) => ({ atMs: 1_000 * (i + 1), pod: `default/pod-${pod}`, type: 'ContainerStarted' as const, container: 'c' }))).flat();
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'live', label: 'lanes', session, prediction: null, feed: 'running' });
+    await toPage(page, { type: 'session', mode: 'live', label: 'lanes', session, headline: sessionHeadline(session, true, englishText), prediction: null, feed: 'running' });
     const lanes = page.locator('#lanes-chart canvas').first();
     await lanes.waitFor();
     // The lane names are drawn in the chart's left axis: its pixels, and a mark on this very canvas.
@@ -461,7 +547,7 @@ describe('the session pane in headless Chromium', () => {
     const delta = recorder.advance(31_000);
     // A pod unseen so far, with more events than any other: it takes a lane; the lane count stays.
     delta.podEvents = Array.from({ length: 500 }, (_v, i) => ({ atMs: 30_000 + i, pod: 'zz/overtaker', type: 'ContainerStarted' as const, container: 'c' }));
-    await toPage(page, { type: 'sessionDelta', delta, prediction: null });
+    await toPage(page, { type: 'sessionDelta', delta, headline: sessionHeadline(session, true, englishText), prediction: null });
     await page.waitForTimeout(100);
     expect(await lanes.evaluate((canvas: Canvas2d & { __mark?: number }) => [canvas.__mark, canvas.height])).toEqual([1, height]);
     expect(await labels()).not.toBe(before);
@@ -473,11 +559,11 @@ describe('the session pane in headless Chromium', () => {
     const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
     recorder.advance(30_000);
     const { page, consoleErrors } = await open(undefined, NODE);
-    await toPage(page, { type: 'session', mode: 'live', label: 'prod-eu-node-07 in prod-eu, over SSH and the API server', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
+    await toPage(page, { type: 'session', mode: 'live', label: 'prod-eu-node-07 in prod-eu, over SSH and the API server', session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, headline: sessionHeadline(recorder.session, true, englishText), prediction: 'healthy: the last relist took 3ms, budget 2m59s', feed: 'running' });
     await page.locator('#session-chart canvas').first().waitFor();
     await expect(page.locator('#feed-state').textContent()).resolves.toBe('Receiving');
     const before = await pixelsNear(page, [0x89, 0xd1, 0x85], 12, '#session-chart canvas');
-    for (let s = 31; s <= 60; s++) await toPage(page, { type: 'sessionDelta', delta: recorder.advance(s * 1000), prediction: `after ${s} s` });
+    for (let s = 31; s <= 60; s++) await toPage(page, { type: 'sessionDelta', delta: recorder.advance(s * 1000), headline: sessionHeadline(recorder.session, true, englishText), prediction: `after ${s} s` });
     await page.waitForTimeout(100);
     await expect(page.locator('#prediction').textContent()).resolves.toBe('after 60 s');
     // The whole session is shown: the relist line now spans twice the time.

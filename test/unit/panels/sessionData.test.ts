@@ -1,5 +1,5 @@
 // What the session pane and its host do with a session: the chart series (built at once or grown by
-// deltas, the same either way), the CSV export, the restore state, the demo's replay and the recordings
+// deltas, the same either way), the CSV export, the restore state and the recordings
 // the panel accepts.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,9 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../src/core/pleg/sim/simulate';
 import { applySessionDelta, type TimelineSession } from '../../../src/core/timeline/session';
-import { DEMO_FREEZE, demoSession } from '../../../src/host/panels/demoReplay';
 import { restoredPanel } from '../../../src/host/panels/panelState';
-import { SESSION_CSV_COLUMNS, sessionCsv } from '../../../src/host/panels/sessionCsv';
+import { csvMs, SESSION_CSV_COLUMNS, sessionCsv } from '../../../src/host/panels/sessionCsv';
 import { loadRecordingFile } from '../../../src/host/panels/timelineSources';
 import { appendDelta, nearestIndex, podLanes, sessionSeries } from '../../../webview/timeline/sessionSeries';
 import { recordedSession, SessionRecorder } from '../../support/timelineSession';
@@ -105,6 +104,23 @@ describe('CSV export', () => {
     session.relists[0]!.error = 'a, "quoted" error';
     expect(sessionCsv(session).split('\r\n')[1]).toContain('"a, ""quoted"" error"');
   });
+
+  it('writes milliseconds to the microsecond, not the doubles the subtraction leaves', () => {
+    const session = frozen();
+    // A relist that waited out the 2-minute deadline from the frozen-runtime fixture's freeze: its
+    // duration in doubles is 120000.00000000001.
+    const startMs = 86_985.64;
+    Object.assign(session.relists[0]!, { startMs, endMs: startMs + 120_000, sinceLastRelistStartMs: 120_000.1 - 0.2, rpcs: [{ rpc: 'ListPodSandbox', atMs: 0, latencyMs: 0.1 + 0.2 }] });
+    expect(startMs + 120_000 - startMs).not.toBe(120_000);
+    const cells = sessionCsv(session).split('\r\n')[1]!.split(',');
+    const at = (column: string): string => cells[SESSION_CSV_COLUMNS.indexOf(column as never)]!;
+    expect(at('start_ms')).toBe('86985.64');
+    expect(at('duration_ms')).toBe('120000');
+    expect(at('since_last_relist_start_ms')).toBe('119999.9');
+    expect(at('max_rpc_latency_ms')).toBe('0.3');
+    expect(csvMs(2.0004999)).toBe(2);
+    expect(csvMs(2.0005001)).toBe(2.001);
+  });
 });
 
 describe('restore state', () => {
@@ -115,26 +131,6 @@ describe('restore state', () => {
     expect(restoredPanel({ target: { context: '', node: 'n' } })).toEqual({ target: null });
     expect(restoredPanel({ target: { context: 'c', node: 7 } })).toEqual({ target: null });
     expect(restoredPanel('x')).toEqual({ target: null });
-  });
-});
-
-describe('the demo replay', () => {
-  it('shows the node going PLEG-unhealthy and NotReady while its runtime is frozen, and recovering', () => {
-    const session = demoSession('prod-eu', 'prod-eu-node-07');
-    expect(session.node).toBe('prod-eu-node-07');
-    expect(session.context).toBe('prod-eu');
-    expect(session.source).toBe('simulation');
-    expect(session.lacks[0]).toMatch(/built-in demo: a simulated session, replayed/);
-    const unhealthy = session.health.filter((h) => !h.healthy && h.atMs > 1000);
-    expect(unhealthy).toHaveLength(1);
-    // Unhealthy 3 min after the last relist before the freeze started.
-    expect(unhealthy[0]!.atMs / 1000).toBeGreaterThan(DEMO_FREEZE.atS + 178);
-    expect(unhealthy[0]!.atMs / 1000).toBeLessThan(DEMO_FREEZE.atS + 181);
-    expect(session.health.at(-1)!.healthy).toBe(true);
-    expect(session.ready.some((r) => r.status === 'False' && /PLEG is not healthy/.test(r.message))).toBe(true);
-    expect(session.ready.at(-1)!.status).toBe('True');
-    // Relists waiting out the runtime request timeout fail.
-    expect(session.relists.some((r) => !r.ok)).toBe(true);
   });
 });
 

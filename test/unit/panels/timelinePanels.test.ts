@@ -122,7 +122,6 @@ writeFileSync(demoKubeconfig, demoKubeconfigYaml([{ context: 'prod-eu', server: 
 const demoKube = { listContexts: () => [{ name: 'prod-eu', source: demoKubeconfig }, { name: 'staging', source: demoKubeconfig }] };
 let services = { logger, session: { kube: undefined as unknown, model: { groups: () => [] } } };
 const opened: Array<{ context: string; node: string; disposed: boolean }> = [];
-const demoOpened: string[] = [];
 
 function liveSession(node: string): TimelineSession {
   const s = recordedSession({ durationS: 20, pods: 3 });
@@ -135,10 +134,6 @@ const sources = {
     const record = { context, node, disposed: false };
     opened.push(record);
     return { session: liveSession(node), onDelta: () => ({ dispose: () => undefined }), dispose: () => (record.disposed = true) };
-  },
-  demoSession: (context: string, node: string) => {
-    demoOpened.push(`${context}/${node}`);
-    return Promise.resolve(liveSession(node));
   },
   loadRecording: () => Promise.reject(new Error('no recordings here')),
   predict: () => 'predicted',
@@ -155,7 +150,6 @@ beforeEach(() => {
   fake.created.length = 0;
   fake.commands.clear();
   opened.length = 0;
-  demoOpened.length = 0;
   services = { logger, session: { kube: undefined, model: { groups: () => [] } } };
   for (const k of Object.keys(fake.clusters)) delete fake.clusters[k];
   registerTimelinePanel({ extensionUri: { fsPath: '/ext' } } as never, services as never, {} as never, sources as never);
@@ -202,7 +196,7 @@ describe('timeline panels', () => {
     panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
     expect(panel.posted.map((m) => m['type'])).toEqual(['init', 'session']);
     expect(panel.posted[0]).toMatchObject({ target: { context: 'prod-eu', node: 'node-07' }, recording: null });
-    expect(panel.posted[1]).toMatchObject({ mode: 'live', prediction: 'predicted', feed: 'running' });
+    expect(panel.posted[1]).toMatchObject({ mode: 'live', prediction: 'predicted', feed: 'running', headline: { verdict: 'ready' } });
     // Paused: the host says so; resumed: the whole session again.
     panel.receive({ type: 'pause', requestId: 1 });
     panel.receive({ type: 'resume', requestId: 2 });
@@ -215,19 +209,28 @@ describe('timeline panels', () => {
     expect(panel.posted.at(-1)).toEqual({ type: 'error', requestId: 3, message: 'The panel sent a message whose field format is not "json" or "csv".' });
   });
 
-  it("the demo's nodes replay a simulated session, labelled so; a demo context given node access runs live", async () => {
+  it("the demo's nodes run the live feed through the API server (their kubelet's metrics), labelled so; with node access, over SSH too", async () => {
     services.session.kube = demoKube;
     fake.clusters['staging'] = { user: 'root' };
     await run(CommandIds.openTimeline, nodeElement('prod-eu', 'prod-eu-node-07'));
     await run(CommandIds.openTimeline, nodeElement('staging', 'node-stack-01'));
     await settle();
-    expect(demoOpened).toEqual(['prod-eu/prod-eu-node-07']);
-    expect(opened.map((o) => `${o.context}/${o.node}`)).toEqual(['staging/node-stack-01']);
+    expect(opened.map((o) => `${o.context}/${o.node}`)).toEqual(['prod-eu/prod-eu-node-07', 'staging/node-stack-01']);
     const [demo, stack] = fake.created;
     demo!.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
     stack!.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-    expect(demo!.posted[1]).toMatchObject({ type: 'session', mode: 'replay', feed: 'ended', label: expect.stringMatching(/^a simulated session \(the built-in demo has no SSH/) });
+    expect(demo!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: "prod-eu-node-07 in prod-eu, through the API server (no SSH: the kubelet's metrics and the Ready condition)" });
     expect(stack!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: 'node-stack-01 in staging, over SSH and the API server' });
+  });
+
+  it('the headline is the classifier\'s verdict on the live session\'s last Ready condition, said of now', async () => {
+    await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
+    await settle();
+    const panel = fake.created[0]!;
+    panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+    const headline = panel.posted[1]!['headline'] as { verdict: string; title: string; when: string };
+    // liveSession's last Ready condition is True (recordedSession without a freeze).
+    expect(headline).toMatchObject({ verdict: 'ready', title: 'Ready', when: expect.stringMatching(/^now \(Ready=True since before \d\d:\d\d:\d\d UTC, when the session began\)$/) });
   });
 
   it('the serializer restores a node panel from the state its page saved, under the same key', async () => {
