@@ -5,7 +5,8 @@
 // it lasts: the message arrives through the product's watch, `pleg-doctor nodes` and `classify` give the
 // verdict `pleg` with the kubelet's own "last seen active" value, and `pleg-doctor diagnose` reads the
 // real kubelet through the node proxy (/metrics hangs, /healthz answers, the goroutine dump shows the
-// relist blocked in a CRI call, /configz says 30 s) and names the hung runtime. SIGCONT (always, in a
+// relist blocked in a CRI call, /configz says 30 s) and the runtime's own socket (--cri-socket, its CRI
+// snapshot's calls time out), and names the hung runtime. SIGCONT (always, in a
 // finally) → Ready again.
 // Through the same window `pleg-doctor timeline` records the node on its own CRI socket (--cri-socket,
 // as on the node itself) and the API server: every prediction it made (the runtime-down post, PLEG's
@@ -143,11 +144,14 @@ async function runWindow(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowCh
     expect(c['plegLastSeenAgoSeconds']).toBeCloseTo(classifySeenAgo, 2);
     expect(String(c['message'])).toBe(readyCondition(cluster).message);
 
-    // `pleg-doctor diagnose`: a failing check, and it is the hung runtime.
-    const run = cli(['diagnose', '--kubeconfig', cluster.kubeconfig, '--context', context, '--node', cluster.nodeName, '--format', 'json', '--proxy-timeout', '10000', '--metrics-interval', '1000'], {}, 120_000);
+    // `pleg-doctor diagnose` as on the node itself: the API tier through the node proxy, the node side from
+    // the runtime's socket here (--cri-socket). A failing check, and it is the hung runtime, seen from both.
+    const run = cli(['diagnose', '--kubeconfig', cluster.kubeconfig, '--context', context, '--node', cluster.nodeName, '--format', 'json', '--proxy-timeout', '10000', '--metrics-interval', '1000', '--cri-socket', cluster.criSocket], {}, 120_000);
     expect(run.status, run.stderr).toBe(EXIT_CHECK_FAILS);
-    const checks = (JSON.parse(run.stdout) as { checks?: { id?: string; verdict?: string }[] }).checks ?? [];
-    expect(checks.find((k) => k.id === 'runtime-hung')?.verdict, run.stdout.slice(0, 2000)).toBe('fail');
+    const checks = (JSON.parse(run.stdout) as { checks?: { id?: string; verdict?: string; evidence?: string[] }[] }).checks ?? [];
+    const hungCli = checks.find((k) => k.id === 'runtime-hung');
+    expect(hungCli?.verdict, run.stdout.slice(0, 2000)).toBe('fail');
+    expect(hungCli?.evidence?.join('\n'), run.stdout.slice(0, 3000)).toMatch(/^CRI snapshot: .*\((Version|ListPodSandbox|ListContainers)/mu);
 
     // The same collection and catalog in process, to read the evidence: the real kubelet's endpoints
     // while its runtime is frozen.
