@@ -18,6 +18,7 @@ import { DEFAULT_LOG_MAX_BYTES, DEFAULT_LOG_WINDOW_MINUTES, type KubeletLogPlan 
 import { fetchKubeletJournal } from '../../infra/ssh/kubeletJournal';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
+import { localNodeSnapshot } from '../../infra/nodeSnapshot/localSnapshot';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand, CliIo } from '../io';
@@ -66,6 +67,8 @@ ${CONTEXT_OPTION_HELP}  --evidence DIR           diagnose the evidence bundle in
 
 Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
   --ssh                    also take a CRI snapshot of the node over SSH
+  --cri-socket PATH        instead, when run on the node itself: the snapshot from the runtime's socket
+                           on this machine (each call bounded by --proxy-timeout; no SSH, no probes)
   --host HOST              address or ~/.ssh/config Host alias (default: the node's InternalIP)
 ${SSH_OPTIONS_HELP}  -h, --help               show this help
 
@@ -95,6 +98,8 @@ interface DiagnoseArgs {
   verbose: boolean;
   ssh: boolean;
   sshArgs: SshArgs;
+  /** `--cri-socket`: the node side from the runtime's socket on this machine (diagnose run on the node). */
+  criSocket?: string;
 }
 
 function nonNegativeInt(name: string, text: string, max: number): number {
@@ -126,13 +131,14 @@ const SPEC = {
     'no-node-proxy': { type: 'boolean' },
     verbose: { type: 'boolean' },
     ssh: { type: 'boolean' },
+    'cri-socket': { type: 'string' },
     ...SSH_OPTIONS,
   },
   positionalHint: 'use --node NAME',
 } as const;
 
 /** Options that reach a live cluster or node: meaningless with --evidence. */
-const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh'] as const;
+const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh', 'cri-socket'] as const;
 
 const FORMATS: Readonly<Record<string, ReportFormat>> = { text: 'text', md: 'markdown', markdown: 'markdown', json: 'json' };
 
@@ -174,10 +180,18 @@ export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | Bundl
     sshArgs: sshArgsFrom('diagnose', values),
   };
   if (values.node === undefined) throw new CliUsageError('diagnose: --node is required');
+  const criSocket = values['cri-socket'];
+  if (criSocket !== undefined && args.ssh) throw new CliUsageError('diagnose: --cri-socket (the runtime on this machine) and --ssh (the runtime on a remote node) exclude each other');
   // An SSH option without --ssh would silently do nothing: say so instead.
   const firstSsh = sshGiven[0];
   if (firstSsh !== undefined && !args.ssh) throw new CliUsageError(`diagnose: ${firstSsh} is a node-side option: add --ssh to reach the node over SSH`);
-  return { ...(values.context !== undefined ? { context: values.context } : {}), node: values.node, ...args, ...(values['save-evidence'] !== undefined ? { saveEvidence: values['save-evidence'] } : {}) };
+  return {
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    node: values.node,
+    ...args,
+    ...(criSocket !== undefined ? { criSocket } : {}),
+    ...(values['save-evidence'] !== undefined ? { saveEvidence: values['save-evidence'] } : {}),
+  };
 }
 
 /** The address to SSH to when --host is absent: the node's InternalIP, else its name. */
@@ -234,6 +248,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
         return EXIT_NOT_DIAGNOSED;
       }
       const sshArgs = args.sshArgs;
+      const criSocket = args.criSocket;
       const host = sshArgs.host ?? sshHostOf(node, args.node);
       const raw: RawKubeletBodies = {};
       // One pool for the snapshot and the journal: one connection, one host-key check.
@@ -257,7 +272,9 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
           nodeProxyOffReason: '--no-node-proxy was given',
           ...(ssh !== undefined
             ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
-            : { nodeSideSkipReason: 'no --ssh given' }),
+            : criSocket !== undefined
+              ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await localNodeSnapshot(criSocket, { deadlineMs: args.proxyTimeoutMs, logger, signal })) }
+              : { nodeSideSkipReason: 'no --ssh or --cri-socket given' }),
           ...(kubeletLog !== undefined ? { kubeletLog } : { kubeletLogSkipReason: '--log-window 0' }),
           logger,
           signal: io.signal,

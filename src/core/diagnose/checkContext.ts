@@ -15,7 +15,8 @@ import type {
   KubeletMetricsSummary,
 } from '../parse/kubeletEndpointTypes';
 import { histogramDelta, histogramQuantile } from '../parse/kubeletMetrics';
-import { PLEG_PROFILES, parseKubeletVersion, profileIdForMinor, type KubeletVersion } from '../pleg/profiles';
+import { readOnDemandGate, type OnDemandGate } from '../pleg/onDemandGate';
+import { parseKubeletVersion, type KubeletVersion } from '../pleg/profiles';
 import { plegAgeReading, stalenessDoubts, type PlegAgeReading } from './clock/plegAge';
 import type { Fetched, NodeEvidence, NodeSideEvidence } from './evidence';
 import type { KubeletLogEvidence } from './kubeletLog';
@@ -68,7 +69,7 @@ export interface CheckContext {
    * The PLEGOnDemandRelist gate: what the kubelet exports (`kubernetes_feature_enabled`), else its
    * configz, else its version's default; absent for kubelets before 1.36 (no such code) or an unknown one.
    */
-  onDemandRelist?: { enabled: boolean; source: 'metrics' | 'configz' | 'versionDefault' };
+  onDemandRelist?: OnDemandGate;
   /** now − kubelet_pleg_last_seen_seconds, when the clock makes it one figure (see plegAge). */
   plegLastSeenAgeSeconds?: number;
   /** The same age as a range, with the clock it was measured against. */
@@ -165,22 +166,6 @@ function histogramView(latest: HistogramSummary | undefined, before: HistogramSu
   return view;
 }
 
-const ON_DEMAND_GATE = 'PLEGOnDemandRelist';
-
-function onDemandRelistGate(
-  metrics: KubeletMetricsSummary | undefined,
-  configz: KubeletConfigz | undefined,
-  version: KubeletVersion | undefined,
-): CheckContext['onDemandRelist'] {
-  const exported = metrics?.featureGates?.[ON_DEMAND_GATE];
-  if (typeof exported === 'boolean') return { enabled: exported, source: 'metrics' };
-  const configured = configz?.featureGates?.[ON_DEMAND_GATE];
-  if (typeof configured === 'boolean') return { enabled: configured, source: 'configz' };
-  if (version === undefined) return undefined;
-  const onDemand = PLEG_PROFILES[profileIdForMinor(version.minor)].onDemandRelist;
-  return onDemand === null ? undefined : { enabled: onDemand.gateDefault, source: 'versionDefault' };
-}
-
 function kubeletVersion(ctx: { classification: NodeClassification; probes?: NodeProbeReport }): KubeletVersion | undefined {
   const candidates = [ctx.classification.versions.kubelet];
   if (ctx.probes?.kubeletVersion.status === 'ok') candidates.push(ctx.probes.kubeletVersion.value);
@@ -260,7 +245,7 @@ export function buildCheckContext(evidence: NodeEvidence, now: Date): CheckConte
   if (relist !== undefined) ctx.relist = relist;
   const podRelist = histogramView(metrics?.plegPodRelistDuration, earlier?.plegPodRelistDuration, earlier !== undefined);
   if (podRelist !== undefined) ctx.podRelist = podRelist;
-  const onDemand = onDemandRelistGate(metrics, configz, version);
+  const onDemand = readOnDemandGate({ metricsGates: metrics?.featureGates, configzGates: configz?.featureGates, minor: version?.minor });
   if (onDemand !== undefined) ctx.onDemandRelist = onDemand;
   if (finite(metrics?.plegLastSeenSeconds) && metrics.plegLastSeenSeconds > 0) {
     const lastSeen = metrics.plegLastSeenSeconds;

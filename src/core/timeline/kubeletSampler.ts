@@ -42,6 +42,11 @@ export function kubeletVersionFromMetrics(text: string): string | undefined {
 export class KubeletSampler {
   private prev: KubeletMetricsSummary | null = null;
 
+  /** `kubernetes_feature_enabled` of the last scrape that parsed (the kubelet's own gates), if it had any. */
+  get featureGates(): Record<string, boolean> | undefined {
+    return this.prev?.featureGates;
+  }
+
   constructor(private readonly startEpochMs: number) {}
 
   sample(scrape: MetricsScrape): KubeletSample {

@@ -7,12 +7,13 @@
 // and each failure of the stream (which forces a relist, and after the kubelet's number of retries the
 // fallback to generic relisting).
 
-import { relistCost, type RpcLatencies } from '../pleg/cost/relistCost';
+import { podRelistCost, relistCost, type RpcLatencies } from '../pleg/cost/relistCost';
 import { EventChannel } from '../pleg/channel';
 import { computePodEvents } from '../pleg/events';
 import { EventedPleg, type CriContainerEvent } from '../pleg/evented';
 import { GenericPleg, type EventedUsage } from '../pleg/generic';
 import { PodCache } from '../pleg/podCache';
+import type { OnDemandGate } from '../pleg/onDemandGate';
 import { PLEG_CONSTANTS, PLEG_PROFILES } from '../pleg/profiles';
 import { DEFAULT_BASE_UNIX_SEC } from '../pleg/stamp';
 import { formatGoDurationMs } from '../util/goDuration';
@@ -119,6 +120,19 @@ export class LivePlegModel {
   /** The period and threshold in force now (300 s / 10 min while EventedPLEG is in use). */
   get settings(): SessionSettings {
     return { ...this.current };
+  }
+
+  /**
+   * The node's PLEGOnDemandRelist gate as its kubelet reports it (the live feed reads it from every /metrics
+   * scrape): a delta carrying the settings when it differs from what the model had, else null. With the
+   * gate on, each cost reading also prices one per-pod relist, the wait a periodic relist may have.
+   */
+  learnOnDemandGate(gate: OnDemandGate, atMs: number): SessionDelta | null {
+    const had = this.base.onDemandRelist;
+    if (had !== undefined && had.enabled === gate.enabled && had.source === gate.source) return null;
+    this.base.onDemandRelist = { ...gate };
+    this.current = this.effectiveSettings();
+    return { durationMs: atMs, settings: this.settings };
   }
 
   /** EventedPLEG is in use: its GetContainerEvents stream is (re)opened; generic relists come every 300 s. */
@@ -404,6 +418,10 @@ export class LivePlegModel {
     const maxPods = this.base.maxPods !== undefined && this.base.maxPods > 0 ? this.base.maxPods : DEFAULT_MAX_PODS;
     reading.projectedPods = maxPods;
     reading.projectedRelistMs = round1(relistCost(this.latencies, work(maxPods, maxPods), timeout).totalMs);
+    if (this.base.onDemandRelist?.enabled === true) {
+      const w = work(pods, 1);
+      reading.podRelistWaitMs = round1(podRelistCost(this.latencies, w.sandboxesPerPod, w.containersPerPod, true, timeout).totalMs);
+    }
     return reading;
   }
 }

@@ -29,7 +29,10 @@ export interface ThresholdPrediction {
   crossingAtMs?: number;
   /** When the kubelet posts NotReady after that: its first node status evaluation after the crossing. */
   notReadyByMs?: number;
-  /** The last relist's duration and the largest one that keeps Healthy() true (threshold − period − GetPods). */
+  /**
+   * The last relist's duration and the largest one that keeps Healthy() true: threshold − period − GetPods,
+   * less one per-pod relist with PLEGOnDemandRelist on (a periodic relist may wait behind it).
+   */
   lastRelistMs?: number;
   budgetMs?: number;
 }
@@ -85,7 +88,10 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
   const stalled = basis === 'model' ? runtimeStalled || (last !== undefined && (!last.ok || nowMs - last.endMs > Math.max(3 * period, 5_000))) : stamp.stalled;
   const lastRelistMs = last !== undefined && basis === 'model' ? last.endMs - last.startMs : undefined;
   const getPods = last?.ok === true ? getPodsMs(last) : 0;
-  const budgetMs = Math.max(0, threshold - period - getPods);
+  // 1.36+ with PLEGOnDemandRelist on: the periodic relist may wait behind one per-pod relist under the
+  // relist lock, which ages the stamp by as much (the same budget as pleg/cost/projection.ts).
+  const waitMs = session.settings.onDemandRelist?.enabled === true ? (session.cost.at(-1)?.podRelistWaitMs ?? 0) : 0;
+  const budgetMs = Math.max(0, threshold - period - waitMs - getPods);
   const tooSlow = lastRelistMs !== undefined && lastRelistMs > budgetMs;
   if (stalled || tooSlow) {
     const why = stalled

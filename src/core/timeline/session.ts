@@ -3,6 +3,7 @@
 // One format serves the live panel, its JSON export, `pleg-doctor timeline --out`, and replay. Plain JSON:
 // times are ms after `startedAt` (t = 0), the first instant the feed ran.
 
+import type { OnDemandGate } from '../pleg/onDemandGate';
 import type { CriRpc } from '../pleg/cost/criCall';
 import type { KubeletProfileId } from '../pleg/types';
 
@@ -119,6 +120,11 @@ export interface CostReading {
   /** The same at `projectedPods` (the node's maxPods when known). */
   projectedPods?: number;
   projectedRelistMs?: number;
+  /**
+   * 1.36+ with PLEGOnDemandRelist on: one per-pod relist (GetPod + GetPodStatus) at these latencies, the
+   * longest a periodic relist waits behind one under the relist lock (pleg/cost/projection.ts).
+   */
+  podRelistWaitMs?: number;
 }
 
 /**
@@ -168,6 +174,11 @@ export interface SessionSettings {
   maxPods?: number;
   /** The kubelet's nodeStatusUpdateFrequency from /configz when known (default 10 s). */
   nodeStatusUpdateFrequencyMs?: number;
+  /**
+   * 1.36+: the node's PLEGOnDemandRelist gate and where it was read (its /metrics, its /configz, or its
+   * version's default until a scrape says): with it on, a periodic relist may wait behind a per-pod one.
+   */
+  onDemandRelist?: OnDemandGate;
 }
 
 export interface TimelineSession {

@@ -2,6 +2,7 @@
 // (e.g. `relists[3].rpcs[0].latencyMs: expected a non-negative number, got "12"`). Collects up to 20
 // errors instead of stopping at the first, so a hand-edited file can be fixed in one go.
 
+import type { OnDemandGateSource } from '../pleg/onDemandGate';
 import type { CriRpc } from '../pleg/cost/criCall';
 import { KUBELET_PROFILE_IDS } from '../pleg/profiles';
 import type { KubeletProfileId } from '../pleg/types';
@@ -14,6 +15,7 @@ const MAX_ERRORS = 20;
 const RPCS: readonly CriRpc[] = ['ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'Status', 'Version'];
 const PROFILES: readonly KubeletProfileId[] = KUBELET_PROFILE_IDS;
 const SOURCES = ['live', 'metrics-series', 'simulation'] as const;
+const GATE_SOURCES: readonly OnDemandGateSource[] = ['metrics', 'configz', 'versionDefault'];
 const EVENT_TYPES = ['ContainerStarted', 'ContainerDied', 'ContainerRemoved', 'ContainerChanged'] as const;
 const READY = ['True', 'False', 'Unknown'] as const;
 const SCRAPES = ['ok', 'hung', 'error', 'forbidden'] as const;
@@ -114,6 +116,13 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.bool(settings, 'evented', 'settings.');
     c.num(settings, 'maxPods', 'settings.', { optional: true, min: 0, integer: true });
     c.num(settings, 'nodeStatusUpdateFrequencyMs', 'settings.', { optional: true, min: 1 });
+    if (settings['onDemandRelist'] !== undefined) {
+      const gate = c.object(settings['onDemandRelist'], 'settings.onDemandRelist');
+      if (gate !== null) {
+        c.bool(gate, 'enabled', 'settings.onDemandRelist.');
+        c.oneOf(gate, 'source', 'settings.onDemandRelist.', GATE_SOURCES);
+      }
+    }
   }
   c.array(o, 'lacks', '', (v, p) => {
     if (typeof v !== 'string') c.fail(p, 'a string', v);
@@ -197,6 +206,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.num(r, 'pods', q, { min: 0, integer: true });
     c.num(r, 'projectedPods', q, { optional: true, min: 0, integer: true });
     c.num(r, 'projectedRelistMs', q, { optional: true, min: 0 });
+    c.num(r, 'podRelistWaitMs', q, { optional: true, min: 0 });
   });
   // Lanes added later: optional, so older recordings still open.
   if (o['stalls'] !== undefined) {

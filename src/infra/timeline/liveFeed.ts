@@ -13,7 +13,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { parseKubeletConfigz } from '../../core/parse/kubeletConfigz';
-import { PLEG_CONSTANTS, profileForKubeletVersion } from '../../core/pleg/profiles';
+import { readOnDemandGate } from '../../core/pleg/onDemandGate';
+import { PLEG_CONSTANTS, parseKubeletVersion, profileForKubeletVersion } from '../../core/pleg/profiles';
 import type { CriListing } from '../../core/timeline/criListing';
 import { listingOk } from '../../core/timeline/criListing';
 import { KubeletSampler } from '../../core/timeline/kubeletSampler';
@@ -101,6 +102,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   let kubeletVersion: string | undefined;
   let lastReady: Omit<SessionReady, 'atMs'> | undefined;
   let lastHeartbeat: string | undefined;
+  let configzGates: Record<string, boolean> | undefined;
   const initial: SessionDelta = { durationMs: 0 };
   if (target !== undefined) {
     const got = await fetchNode(target, signal);
@@ -131,6 +133,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     if (options.settingsFromConfigz === true && !signal.aborted) {
       const configz = await fetchKubeletEndpoint({ path: '/configz', parse: parseKubeletConfigz }, { gateway: target.gateway, context: target.context, node: options.node, timeoutMs: target.timeoutMs, signal });
       if (configz.status === 'ok') {
+        configzGates = configz.value.featureGates;
         settings = {
           ...settings,
           runtimeRequestTimeoutMs: configz.value.runtimeRequestTimeoutMs,
@@ -144,6 +147,11 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     }
   }
   if (signal.aborted) return;
+  // 1.36+: the PLEGOnDemandRelist gate from the configz read above, else the version's default; the first
+  // /metrics scrape that exports it replaces either (kubeletLoop).
+  const minor = kubeletMinor(kubeletVersion);
+  const gate = readOnDemandGate({ configzGates, minor });
+  if (gate !== undefined) settings = { ...settings, onDemandRelist: gate };
   const model = new LivePlegModel({ settings, epochMs: Math.round(Date.now() - clock()) });
   initial.settings = model.settings;
   if (kubeletVersion !== undefined) initial.kubeletVersion = kubeletVersion;
@@ -296,6 +304,13 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         const sample = await scrapeKubelet(t, sampler, signal);
         const lacksChanged = setLack('metrics', sample.scrape === 'forbidden' ? `no kubelet metrics: ${sample.detail ?? 'forbidden'} (needs get on nodes/proxy)` : undefined);
         emit({ durationMs: clock(), kubelet: [sample] }, lacksChanged);
+        // The gate as the kubelet itself exports it (kubernetes_feature_enabled), over configz or a default.
+        const exported = sample.scrape === 'ok' ? readOnDemandGate({ metricsGates: sampler.featureGates }) : undefined;
+        const learnt = exported === undefined ? null : model.learnOnDemandGate(exported, clock());
+        if (learnt !== null) {
+          if (learnt.settings !== undefined) settings = { ...settings, ...learnt.settings };
+          emit(learnt, true);
+        }
       } catch (err) {
         if (signal.aborted) return;
         logger.warn(`timeline of ${options.node}: kubelet poll failed: ${errorText(err)}`);
@@ -351,5 +366,15 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       states.dispose();
       watch.dispose();
     }
+  }
+}
+
+/** The minor version of the node's kubelet; undefined when unknown or unreadable (already warned above). */
+function kubeletMinor(version: string | undefined): number | undefined {
+  if (version === undefined) return undefined;
+  try {
+    return parseKubeletVersion(version).minor;
+  } catch {
+    return undefined;
   }
 }

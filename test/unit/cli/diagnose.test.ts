@@ -292,6 +292,8 @@ describe('pleg-doctor diagnose', () => {
       [['--context', 'c', '--node', 'n', '--metrics-interval', '-5'], '--metrics-interval must be an integer'],
       [['--context', 'c', '--node', 'n', '--log-window', 'x'], '--log-window must be an integer'],
       [['--context', 'c', '--node', 'n', '--sudo'], '--sudo is a node-side option: add --ssh'],
+      [['--context', 'c', '--node', 'n', '--ssh', '--cri-socket', '/run/containerd/containerd.sock'], '--cri-socket (the runtime on this machine) and --ssh (the runtime on a remote node) exclude each other'],
+      [['--evidence', '/tmp/b', '--cri-socket', '/x.sock'], 'drop --cri-socket'],
       [['--context', 'c', '--node', 'n', '--bogus'], 'unknown option "--bogus"'],
       [['--context', 'c', '--node'], '--node needs a value'],
       [['--evidence', '/tmp/b', '--context', 'c', '--ssh'], '--evidence reads a saved bundle and reaches nothing; drop --context, --ssh'],
@@ -302,6 +304,15 @@ describe('pleg-doctor diagnose', () => {
       expect(r.err, args.join(' ')).toContain(message);
     }
     expect(g.calls.getNode).toEqual([]);
+  });
+
+  it('--cri-socket: the node side from a socket on this machine; one that is not there is the runtime-down evidence, named', async () => {
+    expect(parseDiagnoseArgs(['--context', 'c', '--node', 'n', '--cri-socket', 'unix:///run/k.sock'])).toMatchObject({ criSocket: 'unix:///run/k.sock', ssh: false });
+    const g = fakeGateway(flapperNotReady());
+    const r = await run(g.factory, [...base, '--node', 'prod-eu-node-07', '--cri-socket', '/nonexistent/pleg-doctor-test.sock', '--log-window', '0', '-o', 'json']);
+    const hung = (JSON.parse(r.out) as { checks: { id: string; verdict: string; evidence: string[] }[] }).checks.find((c) => c.id === 'runtime-hung');
+    expect(hung?.verdict).toBe('fail');
+    expect(hung?.evidence.join('\n')).toContain('CRI snapshot: the runtime could not be asked (UNAVAILABLE: connect /nonexistent/pleg-doctor-test.sock: ENOENT)');
   });
 
   it('parses the node-side options with the snapshot parser; --help prints the usage', async () => {

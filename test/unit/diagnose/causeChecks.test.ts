@@ -101,7 +101,7 @@ describe('relist-latency (KubeletPlegDurationHigh)', () => {
     expect(over.finding?.refs).toContain('kubernetes/kubernetes#137362');
     const under = check(run(evidence({ metrics: ok(healthyMetrics({ ...gate, plegPodRelistDuration: hist(repeat(7, 100)) })) })), 'relist-latency');
     expect(under.status).toBe('clear');
-    expect(under.note).toContain('per-pod relists p99 9.95s (100 since the kubelet started)');
+    expect(under.note).toContain('per-pod relists p99 9.95s (100 since the kubelet started), PLEGOnDemandRelist on (kubernetes_feature_enabled)');
   });
 
   it('1.36: both slow → one finding naming both; the gate from configz when the metrics do not export it', () => {
@@ -117,7 +117,7 @@ describe('relist-latency (KubeletPlegDurationHigh)', () => {
     const real = summarizeKubeletMetrics(text);
     const c = check(run(evidence({ metrics: ok({ ...real, plegLastSeenSeconds: NOW.getTime() / 1000 - 1 }) })), 'relist-latency');
     expect(c.status).toBe('clear');
-    expect(c.note).toMatch(/^p99 \S+ < 10s \(5 relists since the kubelet started\); per-pod relists p99 \S+ \(4 since the kubelet started\)$/u);
+    expect(c.note).toMatch(/^p99 \S+ < 10s \(5 relists since the kubelet started\); per-pod relists p99 \S+ \(4 since the kubelet started\), PLEGOnDemandRelist on \(kubernetes_feature_enabled\)$/u);
   });
 
   it('1.36: per-pod relists between the scrapes, and a gate switched off', () => {
@@ -125,7 +125,7 @@ describe('relist-latency (KubeletPlegDurationHigh)', () => {
     const later = healthyMetrics({ plegPodRelistDuration: hist([...repeat(30, 10), ...repeat(0.004, 3)]) });
     expect(check(run(evidence(scrapes(earlier, later))), 'relist-latency').note).toContain('per-pod relists p99 4.9ms (3 between the scrapes)');
     const off = check(run(evidence({ metrics: ok(healthyMetrics({ featureGates: { PLEGOnDemandRelist: false } })) })), 'relist-latency');
-    expect(off.note).toContain('PLEGOnDemandRelist is off');
+    expect(off.note).toContain('PLEGOnDemandRelist off (kubernetes_feature_enabled)');
   });
 });
 

@@ -186,3 +186,43 @@ describe('LivePlegModel', () => {
     expect(model.containerEvent({ type: 'CONTAINER_STARTED_EVENT', containerId: 'x', createdAt: 0n, pod: { uid: 'a', name: 'pod-a', namespace: 'default', sandboxes: [], containers: [] } }, end + 10).podEvents).toBeUndefined();
   });
 });
+
+describe('LivePlegModel on a 1.36 node: the PLEGOnDemandRelist gate', () => {
+  const on136 = (gate?: SessionSettings['onDemandRelist']): SessionSettings => settings({ profile: '1.36+', ...(gate !== undefined ? { onDemandRelist: gate } : {}) });
+
+  it('with the gate on, a cost reading prices one per-pod relist: the wait a periodic relist may have', () => {
+    const model = new LivePlegModel({ settings: on136({ enabled: true, source: 'versionDefault' }) });
+    const l = okListing(0, pods);
+    const d = model.relist(l, statusesFor(l, model.statusRequests(l)));
+    // GetPod (ListPodSandbox + ListContainers at their 2.25 ms means) and one GetPodStatus of 1 sandbox and
+    // 1 container (8.5 ms, as in the relist's own cost above).
+    expect(d.cost?.[0]?.podRelistWaitMs).toBe(4.5 + 8.5);
+    const off = new LivePlegModel({ settings: on136({ enabled: false, source: 'configz' }) });
+    const d2 = off.relist(l, statusesFor(l, off.statusRequests(l)));
+    expect(d2.cost?.[0]).not.toHaveProperty('podRelistWaitMs');
+  });
+
+  it('learns the gate the kubelet exports once, and again only when it changes; the session keeps it', () => {
+    const model = new LivePlegModel({ settings: on136({ enabled: true, source: 'versionDefault' }) });
+    const session = newTimelineSession({ node: 'n', source: 'live', startedAt: new Date(0), settings: model.settings });
+    const learnt = model.learnOnDemandGate({ enabled: true, source: 'metrics' }, 5_000);
+    expect(learnt).toEqual({ durationMs: 5_000, settings: expect.objectContaining({ onDemandRelist: { enabled: true, source: 'metrics' } }) });
+    expect(model.learnOnDemandGate({ enabled: true, source: 'metrics' }, 10_000)).toBeNull();
+    applySessionDelta(session, learnt ?? { durationMs: 0 });
+    expect(session.settings.onDemandRelist).toEqual({ enabled: true, source: 'metrics' });
+    expect(parseTimelineSession(JSON.parse(JSON.stringify(session)))).toMatchObject({ ok: true });
+    // Switched off on the node (a restart with the gate off): no per-pod wait priced any more.
+    expect(model.learnOnDemandGate({ enabled: false, source: 'metrics' }, 15_000)?.settings?.onDemandRelist).toEqual({ enabled: false, source: 'metrics' });
+    const l = okListing(16_000, pods);
+    expect(model.relist(l, statusesFor(l, model.statusRequests(l))).cost?.[0]).not.toHaveProperty('podRelistWaitMs');
+  });
+
+  it('a recording with a gate of an unknown source is refused, naming the field', () => {
+    const s = newTimelineSession({ node: 'n', source: 'live', startedAt: new Date(0), settings: on136({ enabled: true, source: 'versionDefault' }) });
+    const bad = JSON.parse(JSON.stringify(s)) as { settings: { onDemandRelist: { source: string } } };
+    bad.settings.onDemandRelist.source = 'guess';
+    const r = parseTimelineSession(bad);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.join('\n')).toContain('settings.onDemandRelist.source');
+  });
+});

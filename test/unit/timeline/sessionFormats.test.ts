@@ -74,6 +74,15 @@ describe('predictThreshold', () => {
     expect(p.sentence).toBe('healthy: the last relist took 12ms, budget 2m58.988s');
   });
 
+  it('1.36 with PLEGOnDemandRelist on: the budget leaves room for one per-pod relist the relist may wait behind', () => {
+    const s = sample();
+    s.settings = { ...s.settings, profile: '1.36+', onDemandRelist: { enabled: true, source: 'metrics' } };
+    applySessionDelta(s, { durationMs: 2_000, cost: [{ atMs: 12, relistMs: 12, pods: 3, podRelistWaitMs: 30_000 }] });
+    expect(predictThreshold(s, 1_000)).toMatchObject({ state: 'healthy', budgetMs: 180_000 - 1_000 - 30_000 - 12 });
+    s.settings = { ...s.settings, onDemandRelist: { enabled: false, source: 'metrics' } };
+    expect(predictThreshold(s, 1_000)).toMatchObject({ state: 'healthy', budgetMs: 180_000 - 1_000 - 12 });
+  });
+
   it('failing relists: the crossing instant and the NotReady bound, then unhealthy', () => {
     const s = sample();
     applySessionDelta(s, { durationMs: 124_000, relists: [{ startMs: 1_012, endMs: 121_012, ok: false, error: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', rpcs: [], podsInspected: [], events: 0, discards: 0, sinceLastRelistStartMs: 121_012 }] });

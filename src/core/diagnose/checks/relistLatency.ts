@@ -25,13 +25,18 @@ function line(metric: string, view: HistogramView, p99: number, what: string): E
   return { origin: view.window === 'interval' ? 'metricsLater' : 'metrics', text: `${quoted(metric)} p99 = ${seconds(p99)} over ${view.histogram.count} ${what} ${windowText(view)}` };
 }
 
-/** What the per-pod histogram says when it is quiet, for the clear note (empty before 1.36). */
+/**
+ * What the per-pod histogram says when it is quiet, for the clear note, with the gate and where it was read
+ * (empty before 1.36, when neither is known).
+ */
 function perPodNote(ctx: CheckContext): string {
   const view = ctx.podRelist;
   const gate = ctx.onDemandRelist;
-  if (view === undefined) return gate?.enabled === false ? '; PLEGOnDemandRelist is off' : '';
-  if (view.p99Seconds === undefined) return `; no per-pod relist finished ${windowText(view)}`;
-  return `; per-pod relists p99 ${seconds(view.p99Seconds)} (${view.histogram.count} ${windowText(view)})`;
+  const gateText = gate === undefined ? '' : `PLEGOnDemandRelist ${gate.enabled ? 'on' : 'off'} (${gateSource(gate.source)})`;
+  if (view === undefined) return gateText === '' ? '' : `; ${gateText}`;
+  const also = gateText === '' ? '' : `, ${gateText}`;
+  if (view.p99Seconds === undefined) return `; no per-pod relist finished ${windowText(view)}${also}`;
+  return `; per-pod relists p99 ${seconds(view.p99Seconds)} (${view.histogram.count} ${windowText(view)})${also}`;
 }
 
 export const relistLatencyCheck: Check = {
