@@ -3,6 +3,7 @@
 // kubelet poller) is loaded from dist/nodeAccess.js when the first source opens.
 
 import * as vscode from 'vscode';
+import { PLEG_CONSTANTS } from '../../core/pleg/profiles';
 import { newTimelineSession } from '../../core/timeline/newSession';
 import { applySessionDelta, type SessionDelta, type SessionSettings, type TimelineSession } from '../../core/timeline/session';
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
@@ -46,8 +47,6 @@ export function readTimelineSettings(): { settings: SessionSettings; fromConfigz
 }
 
 export function openLiveSource(services: Services, nodeAccess: NodeAccessRuntime, context: string, node: string): LiveSource {
-  const { settings, fromConfigz } = readTimelineSettings();
-  const session = newTimelineSession({ node, context, source: 'live', startedAt: new Date(), settings });
   const listeners = new Set<(delta: SessionDelta) => void>();
   const controller = new AbortController();
   const logger = services.logger;
@@ -59,6 +58,13 @@ export function openLiveSource(services: Services, nodeAccess: NodeAccessRuntime
   if (!configured) noSshReason = t('No SSH access is configured for context {0}: the timeline shows the metrics of the kubelet and the Ready condition, not the model run on the runtime.', context);
   else if (blocking.length > 0) noSshReason = t('The node access settings have problems ({0}): no SSH, so the timeline shows the metrics of the kubelet and the Ready condition only.', blocking.map((p) => p.message).join('; '));
   const useSsh = configured && blocking.length === 0;
+  const read = readTimelineSettings();
+  const fromConfigz = read.fromConfigz;
+  // The threshold setting is the model's (a lower one shows sooner what a frozen runtime does). Without
+  // SSH no model runs: the health lane is the kubelet's own comparison of kubelet_pleg_last_seen_seconds,
+  // whose threshold is fixed in its code (generic.go), so the panel must not state another one.
+  const settings: SessionSettings = useSsh ? read.settings : { ...read.settings, thresholdMs: PLEG_CONSTANTS.relistThresholdMs };
+  const session = newTimelineSession({ node, context, source: 'live', startedAt: new Date(), settings });
 
   const onDelta = (delta: SessionDelta): void => {
     if (controller.signal.aborted) return;

@@ -222,6 +222,9 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) 
     assert(state.lacks.some((l) => l.includes('No SSH access is configured for context prod-eu')), `the lacks do not say there is no SSH: ${JSON.stringify(state.lacks)}`);
     assert(!state.lacks.some((l) => /no kubelet/i.test(l)), `the lacks say "no kubelet" although the kubelet's metrics are read: ${JSON.stringify(state.lacks)}`);
     assert(/^PLEG is unhealthy since /.test(state.prediction), `the prediction does not say PLEG is unhealthy: "${state.prediction}"`);
+    // The workbench sets plegDoctor.timeline.thresholdMs to 10 s for the live check on the node stack; that
+    // is the model's threshold, and no model runs here: the kubelet's own 3-minute threshold is stated.
+    assert(/threshold 3m0s/.test(state.prediction), `the prediction does not state the kubelet's threshold (3m0s): "${state.prediction}"`);
     assert(state.feed === 'Receiving', `the feed state is "${state.feed}"`);
     for (const key of ['threshold', 'kubeletAge', 'unhealthy', 'predicted', 'readyFalse']) assert(state.legend.includes(key), `the legend has no "${key}" entry: ${state.legend.join(', ')}`);
     // No relists without SSH: nothing in the legend for them, and no pod events.
