@@ -1,7 +1,8 @@
-// The real cluster (etcd + kube-apiserver + kubelet 1.26, test/support/real-cluster.sh) for the realk8s
-// tests. It is started on first use, once per vitest run, and taken down by ./globalSetup.ts at the end
-// of the run that started it; a cluster somebody else started is reused and left running. No cluster
-// kit on the machine is an error naming what to provide, never a skip.
+// The real cluster of one kit (test/support/real-cluster.sh: 1.26, 1.36 or 1.22; PLEG_REAL_K8S_KIT picks it,
+// each vitest project sets it) for the realk8s tests. It is started on first use, once per vitest run,
+// after taking down a cluster of another kit (they share ports), and taken down by ./kitGlobalSetup.ts at
+// the end of the run that started it; a cluster of this kit somebody else started is reused and left
+// running. No cluster kit on the machine is an error naming what to provide, never a skip.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,14 +13,41 @@ import { parseNodeStackEnv } from '../../support/nodeStackEnv';
 
 export const SCRIPT = resolve(__dirname, '../../support/real-cluster.sh');
 export const REPO = resolve(__dirname, '../../..');
-/** Written by the run that started the cluster; ./globalSetup.ts takes the cluster down when it holds its token. */
-export const OWNER_FILE = join(tmpdir(), 'pleg-realk8s-owner');
 
+/** The cluster kits real-cluster.sh knows (its header says which folder each is). */
+export const KITS = ['1.26', '1.36', '1.22'] as const;
+export type Kit = (typeof KITS)[number];
+
+/** The kit of this vitest project (its `env`), 1.26 when none is set, as real-cluster.sh defaults. */
+export function currentKit(): Kit {
+  const kit = process.env['PLEG_REAL_K8S_KIT'] ?? '1.26';
+  if (!(KITS as readonly string[]).includes(kit)) throw new Error(`PLEG_REAL_K8S_KIT=${kit}: the kits are ${KITS.join(', ')}`);
+  return kit as Kit;
+}
+
+/** Written by the run that started the kit's cluster; ./kitGlobalSetup.ts takes it down when it holds its token. */
+export function ownerFile(kit: Kit): string {
+  return join(tmpdir(), `pleg-realk8s-owner-${kit}`);
+}
+
+/** The env key ./kitGlobalSetup.ts hands its run's token in (one per kit: projects may share a process). */
+export function runTokenKey(kit: Kit): string {
+  return `PLEG_REALK8S_RUN_TOKEN_${kit.replace('.', '_')}`;
+}
+
+/** The normalised keys real-cluster.sh prints for every kit (its header lists them). */
 export interface RealCluster {
+  kit: Kit;
   kubeconfig: string;
   nodeName: string;
-  containerdPid: number;
+  criSocket: string;
+  /** The process `freeze` stops: containerd, or dockerd behind 1.22's dockershim. */
+  runtime: 'containerd' | 'dockerd';
+  runtimePid: number;
+  runtimeLog: string;
   kubeletPid: number;
+  kubeletLog: string;
+  kubeletConfig: string;
   caCert: string;
   caKey: string;
   etcdUrl: string;
@@ -29,8 +57,8 @@ export interface RealCluster {
   raw: Record<string, string>;
 }
 
-export function script(verb: string, args: string[] = [], timeoutMs = 240_000): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('bash', [SCRIPT, verb, ...args], { encoding: 'utf8', timeout: timeoutMs });
+export function script(verb: string, args: string[] = [], timeoutMs = 240_000, kit: Kit = currentKit()): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('bash', [SCRIPT, verb, ...args], { encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, PLEG_REAL_K8S_KIT: kit } });
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
@@ -41,11 +69,19 @@ function parse(stdout: string): RealCluster {
     if (v === undefined || v === '') throw new Error(`real-cluster.sh printed no ${k}:\n${stdout}`);
     return v;
   };
+  const runtime = need('RUNTIME');
+  if (runtime !== 'containerd' && runtime !== 'dockerd') throw new Error(`real-cluster.sh printed RUNTIME=${runtime}`);
   return {
+    kit: need('KIT') as Kit,
     kubeconfig: need('KUBECONFIG'),
     nodeName: need('NODE_NAME'),
-    containerdPid: Number(need('CONTAINERD_PID')),
+    criSocket: need('CRI_SOCKET'),
+    runtime,
+    runtimePid: Number(need('RUNTIME_PID')),
+    runtimeLog: need('RUNTIME_LOG'),
     kubeletPid: Number(need('KUBELET_PID')),
+    kubeletLog: need('KUBELET_LOG'),
+    kubeletConfig: need('KUBELET_CONFIG'),
     caCert: need('CA_CERT'),
     caKey: need('CA_KEY'),
     etcdUrl: need('ETCD_URL'),
@@ -56,14 +92,28 @@ function parse(stdout: string): RealCluster {
   };
 }
 
-/** The running cluster, started now if it is not up (about 15 s). */
+/** `down` then `check` of one kit; throws with both outputs when something is left behind. */
+export function takeDown(kit: Kit): void {
+  const down = script('down', [], 240_000, kit);
+  const check = script('check', [], 120_000, kit);
+  if (down.status !== 0 || check.status !== 0) {
+    throw new Error(`the real ${kit} cluster left things behind (down exit ${down.status}, check exit ${check.status}):\n${down.stderr.slice(-2000)}\n${check.stderr}`);
+  }
+}
+
+/** The running cluster of this project's kit, started now if it is not up (about 10-25 s). */
 export function realCluster(): RealCluster {
+  const kit = currentKit();
   const status = script('status');
   if (status.status === 0) return parse(status.stdout);
+  // The kits share their ports: a cluster of another kit (an earlier project of `npm run test:integration`
+  // that reused it, or a developer's) must go first.
+  // `down` of a kit with no state does nothing.
+  for (const other of KITS) if (other !== kit) takeDown(other);
   const up = script('up');
-  if (up.status !== 0) throw new Error(`the real cluster could not be started (real-cluster.sh up, exit ${up.status}):\n${up.stderr.slice(-3000)}`);
-  const token = process.env['PLEG_REALK8S_RUN_TOKEN'];
-  if (token !== undefined && !/reusing it/.test(up.stderr)) writeFileSync(OWNER_FILE, token);
+  if (up.status !== 0) throw new Error(`the real ${kit} cluster could not be started (PLEG_REAL_K8S_KIT=${kit} real-cluster.sh up, exit ${up.status}):\n${up.stderr.slice(-3000)}`);
+  const token = process.env[runTokenKey(kit)];
+  if (token !== undefined && !/reusing it/.test(up.stderr)) writeFileSync(ownerFile(kit), token);
   return parse(up.stdout);
 }
 

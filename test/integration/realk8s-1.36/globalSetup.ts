@@ -1,0 +1,4 @@
+// globalSetup of the integration-1.36 project: the 1.36 kit (../realk8s/kitGlobalSetup.ts).
+import { kitGlobalSetup } from '../realk8s/kitGlobalSetup';
+
+export const { setup, teardown } = kitGlobalSetup('1.36');
