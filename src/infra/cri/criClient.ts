@@ -80,17 +80,21 @@ export class GrpcCriClient implements CriReader {
     try {
       const bytes = this.codec.encode(requestType, request);
       const deadlineMs = options.deadlineMs ?? this.defaultDeadlineMs;
-      const send = (): Promise<Uint8Array> =>
-        this.channel.unary(method, this.pathOf(method), bytes, {
+      let sentTo = this.service;
+      const send = (): Promise<Uint8Array> => {
+        sentTo = this.service;
+        return this.channel.unary(method, this.pathOf(method), bytes, {
           // A retry on v1alpha2 gets what is left of the caller's deadline, not a fresh one.
           deadlineMs: Math.max(1, deadlineMs - (performance.now() - started)),
           ...(options.signal ? { signal: options.signal } : {}),
         });
+      };
       let reply: Uint8Array;
       try {
         reply = await send();
       } catch (error) {
-        if (!(error instanceof CriError) || error.code !== GrpcCode.UNIMPLEMENTED || this.service !== RUNTIME_SERVICE || !UNKNOWN_SERVICE.test(error.detail)) throw error;
+        // Calls made in parallel before the first refusal came back were all sent to v1: each retries.
+        if (!(error instanceof CriError) || error.code !== GrpcCode.UNIMPLEMENTED || sentTo !== RUNTIME_SERVICE || !UNKNOWN_SERVICE.test(error.detail)) throw error;
         this.service = RUNTIME_SERVICE_V1ALPHA2;
         reply = await send();
       }

