@@ -44,6 +44,12 @@ export function knownBadRuntime(ctx: CheckContext): KnownBad | undefined {
     const bad = BAD_RUNTIMES.find((b) => b.runtime === 'containerd' && b.version === version);
     if (bad !== undefined) return { origin: 'nodeSide', text: `containerd --version reports ${quoted(probe.value.version)}, a known-bad version`, why: bad.why, cause: 1, refs: bad.refs };
   }
+  const info = ctx.probes?.docker?.info;
+  if (info?.status === 'ok') {
+    const version = /^(\d+\.\d+\.\d+)/u.exec(info.value.serverVersion)?.[1];
+    const bad = BAD_RUNTIMES.find((b) => b.runtime === 'docker' && b.version === version);
+    if (bad !== undefined) return { origin: 'nodeSide', text: `docker info reports Server Version ${quoted(info.value.serverVersion)}, a known-bad version`, why: bad.why, cause: 1, refs: bad.refs };
+  }
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import type {
   CriPodSandboxStatus,
   CriRuntimeCondition,
 } from '../parse/criTypes';
-import type { LoadAverage, LoadVerdict, ProcessStateRow } from '../parse/probes';
+import type { DockerInfo, LoadAverage, LoadVerdict, ProcessStateRow } from '../parse/probes';
 
 export interface CriCallTiming {
   method: string;
@@ -76,4 +76,18 @@ export interface NodeProbeReport {
   kernel: ProbeOutcome<string>;
   kubeletVersion: ProbeOutcome<string>;
   containerdVersion: ProbeOutcome<{ version: string; revision?: string }>;
+  /**
+   * On a node running dockerd: the daemon the kubelet uses (its --docker-endpoint, else docker's default)
+   * and the two calls the seeds time by hand against it. Absent where no dockerd runs (or in bundles
+   * written before these probes).
+   */
+  docker?: DockerProbes;
+}
+
+export interface DockerProbes {
+  endpoint: string;
+  /** `docker ps`: how many containers run; a timeout is dockerd not answering. */
+  ps: ProbeOutcome<{ containers: number }>;
+  /** `docker info`: the server version, storage and cgroup drivers. */
+  info: ProbeOutcome<DockerInfo>;
 }

@@ -36,7 +36,9 @@ const SKIP = /[Ss]kipping pod synchronization/u;
 const SKIP_LIST = /[Ss]kipping pod synchronization - (.*)$/u;
 const RELIST_FAILED = /GenericPLEG: Unable to retrieve pods(?:: (.*))?/u;
 const EVENTED_DISCARD = /Event channel is full, discarded pod lifecycle event/u;
-const HOUSEKEEPING = /[Hh]ousekeeping took (?:longer than expected|too long)/u;
+// 1.23+: "Housekeeping took longer than expected" expected= actual=; 1.22 (kubelet.go syncLoopIteration):
+// "Housekeeping took longer than 15s" seconds=30.0019 (the real 1.22.4 log in test/fixtures/k8s-1.22-fault).
+const HOUSEKEEPING = /[Hh]ousekeeping took (?:longer than (?:expected|\d+s)|too long)/u;
 const KUBELET_VERSION = /"Kubelet version" kubeletVersion="([^"]*)"|\] Version: (v\d\S*)/u;
 /** glog/klog before 1.21 (server.go): `Version: v1.13.4` as the whole message. */
 const OLD_VERSION = /^Version: (v\d\S*)/u;
@@ -328,7 +330,9 @@ function bodyEvents(body: Body): BodyEvents {
   if (HOUSEKEEPING.test(body.msg)) {
     const ev: LineEvent = { kind: 'housekeeping-slow' };
     const actual = body.fields.get('actual');
+    const secondsField = Number(body.fields.get('seconds'));
     if (actual !== undefined) ev.actual = actual;
+    else if (Number.isFinite(secondsField) && secondsField > 0) ev.actual = `${Math.round(secondsField * 1000) / 1000}s`;
     events.push(ev);
   }
 

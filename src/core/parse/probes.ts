@@ -163,3 +163,27 @@ export function parseContainerdVersion(text: string): { version: string; revisio
   if (match?.[1] === undefined) throw new ProbeParseError('containerd --version', 'no version', text);
   return match[2] !== undefined ? { version: match[1], revision: match[2] } : { version: match[1] };
 }
+
+/** `docker ps --quiet --no-trunc`: one 64-hex container id a line → how many containers run. */
+export function parseDockerPsIds(text: string): number {
+  const ids = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const bad = ids.find((id) => !/^[0-9a-f]{64}$/u.test(id));
+  if (bad !== undefined) throw new ProbeParseError('docker ps', `not a container id: ${JSON.stringify(bad)}`, text);
+  return ids.length;
+}
+
+export interface DockerInfo {
+  serverVersion: string;
+  storageDriver: string;
+  cgroupDriver: string;
+}
+
+/** `docker info --format '{{.ServerVersion}} {{.Driver}} {{.CgroupDriver}}'` (src/infra/ssh/command.ts). */
+export function parseDockerInfo(text: string): DockerInfo {
+  const fields = text.trim().split(/\s+/u);
+  const [serverVersion, storageDriver, cgroupDriver] = fields;
+  if (fields.length !== 3 || serverVersion === undefined || storageDriver === undefined || cgroupDriver === undefined || !/^\d+\.\d+/u.test(serverVersion)) {
+    throw new ProbeParseError('docker info', 'expected "VERSION STORAGE-DRIVER CGROUP-DRIVER"', text);
+  }
+  return { serverVersion, storageDriver, cgroupDriver };
+}

@@ -11,7 +11,9 @@
 //    runtime is down" once the last successful Status is 30 s old (maxWaitForContainerRuntime).
 // On the real cluster (runtime request timeout 30 s) this gives syncs 40.1–40.3 s apart while containerd
 // is stopped, and the PLEG post 11–21 s after the crossing; with the default 2 min, 70–81 s after it.
+// Dockershim kubelets wait longer per sync and do not jitter: nodeStatusLoopShape.ts, picked by version.
 
+import { JITTERED_LOOP, nodeStatusLoopShape, type NodeStatusLoopShape } from './nodeStatusLoopShape';
 import type { RuntimeStall } from './session';
 
 export const NODE_STATUS_LOOP = {
@@ -25,9 +27,9 @@ export const NODE_STATUS_LOOP = {
   runtimeDownAfterMs: 30_000,
 } as const;
 
-/** The mean pause between two syncs (the jitter's mean). */
-export function meanSyncPauseMs(updateFrequencyMs: number = NODE_STATUS_LOOP.updateFrequencyMs): number {
-  return updateFrequencyMs * (1 + NODE_STATUS_LOOP.jitterFactor / 2);
+/** The mean pause between two syncs (the jitter's mean; the bare frequency for a loop without jitter). */
+export function meanSyncPauseMs(updateFrequencyMs: number = NODE_STATUS_LOOP.updateFrequencyMs, shape: NodeStatusLoopShape = JITTERED_LOOP): number {
+  return updateFrequencyMs * (1 + (shape.jittered ? NODE_STATUS_LOOP.jitterFactor / 2 : 0));
 }
 
 export interface SyncLoopInput {
@@ -37,6 +39,8 @@ export interface SyncLoopInput {
   stall?: RuntimeStall;
   runtimeRequestTimeoutMs: number;
   updateFrequencyMs?: number;
+  /** What a sync waits on, by kubelet version and runtime (default: the current kubelets'). */
+  shape?: NodeStatusLoopShape;
 }
 
 /** At most this many syncs are looked at (a day at 10 s), so a bad input cannot loop for ever. */
@@ -44,22 +48,23 @@ const MAX_SYNCS = 10_000;
 
 /**
  * The instants after `anchorMs` at which the kubelet evaluates its Ready condition (and posts it when it
- * changed), at the mean pause. A sync that starts while the runtime hangs evaluates only when its Version
- * call gives up (the timeout) or is answered (the stall's end); a refused call fails at once.
+ * changed), at the mean pause. Each call a sync makes to the runtime in turn (the shape's calls, then
+ * Version) waits, when it starts while the runtime hangs, until its timeout or the stall's end; a refused
+ * call fails at once. Ready is evaluated when the last of them returns.
  */
 export function* syncEvaluations(input: SyncLoopInput): Generator<number> {
-  const pause = meanSyncPauseMs(input.updateFrequencyMs);
+  const shape = input.shape ?? JITTERED_LOOP;
+  const pause = meanSyncPauseMs(input.updateFrequencyMs, shape);
+  const calls = [...shape.callsBeforeVersionMs, input.runtimeRequestTimeoutMs];
   const stall = input.stall;
   let evaluated = input.anchorMs;
   for (let i = 0; i < MAX_SYNCS; i++) {
-    const start = evaluated + pause;
-    const hangs = stall !== undefined && stall.kind === 'hang' && start >= stall.sinceMs && (stall.untilMs === undefined || start < stall.untilMs);
-    if (hangs) {
-      const timeoutAt = start + input.runtimeRequestTimeoutMs;
-      evaluated = stall.untilMs === undefined ? timeoutAt : Math.min(timeoutAt, stall.untilMs);
-    } else {
-      evaluated = start;
+    let at = evaluated + pause;
+    for (const timeoutMs of calls) {
+      const hangs = stall !== undefined && stall.kind === 'hang' && at >= stall.sinceMs && (stall.untilMs === undefined || at < stall.untilMs);
+      if (hangs) at = stall.untilMs === undefined ? at + timeoutMs : Math.min(at + timeoutMs, stall.untilMs);
     }
+    evaluated = at;
     yield evaluated;
   }
 }
@@ -81,6 +86,8 @@ export function runtimeDownFromMs(stall: RuntimeStall): number {
 
 /** What a session tells about the node-status loop at `nowMs`: its last known post and the runtime's stall. */
 export interface SessionLoopView {
+  kubeletVersion?: string;
+  containerRuntimeVersion?: string;
   nodeStatusPosts?: readonly { atMs: number; source: 'watch' | 'heartbeat' }[];
   stalls?: readonly RuntimeStall[];
   settings: { runtimeRequestTimeoutMs: number; nodeStatusUpdateFrequencyMs?: number };
@@ -93,12 +100,13 @@ export interface SessionLoopView {
  */
 export function syncLoopOf(session: SessionLoopView, nowMs: number): SyncLoopInput & { anchored: boolean } {
   const updateFrequencyMs = session.settings.nodeStatusUpdateFrequencyMs ?? NODE_STATUS_LOOP.updateFrequencyMs;
+  const shape = nodeStatusLoopShape(session.kubeletVersion, session.containerRuntimeVersion);
   let stall: RuntimeStall | undefined;
   for (const s of session.stalls ?? []) if (s.sinceMs <= nowMs) stall = s;
   let post: { atMs: number; source: 'watch' | 'heartbeat' } | undefined;
   for (const p of session.nodeStatusPosts ?? []) if (p.atMs <= nowMs && (post === undefined || p.atMs >= post.atMs)) post = p;
-  const base = { runtimeRequestTimeoutMs: session.settings.runtimeRequestTimeoutMs, updateFrequencyMs, ...(stall !== undefined ? { stall } : {}) };
+  const base = { runtimeRequestTimeoutMs: session.settings.runtimeRequestTimeoutMs, updateFrequencyMs, shape, ...(stall !== undefined ? { stall } : {}) };
   if (post !== undefined) return { ...base, anchorMs: post.source === 'heartbeat' ? post.atMs + 500 : post.atMs, anchored: true };
-  const half = meanSyncPauseMs(updateFrequencyMs) / 2;
+  const half = meanSyncPauseMs(updateFrequencyMs, shape) / 2;
   return { ...base, anchorMs: (stall !== undefined && stall.untilMs === undefined ? stall.sinceMs : nowMs) - half, anchored: false };
 }

@@ -8,6 +8,7 @@
 // made and whenever it moves by a second or more, and withdraws one whose cause went away.
 
 import { firstEvaluationFrom, NODE_STATUS_LOOP, runtimeDownFromMs, syncLoopOf, type SyncLoopInput } from './nodeStatusLoop';
+import { hungSyncMs, JITTERED_LOOP } from './nodeStatusLoopShape';
 import { predictThreshold } from './predict';
 import type { PredictedEvent, RuntimeStall, SessionPrediction, TimelineSession } from './session';
 
@@ -68,14 +69,16 @@ export function predictPosts(session: TimelineSession, nowMs: number): PostPredi
 /**
  * With a timeout of at least 30 s the first sync that starts in a hang posts "container runtime is down"
  * when its Version call gives up, and that sync starts within one pause (at most 10.4 s) of the stall: so
- * the post comes by stall + timeout + 10.4 s whatever the loop's phase. When the phase we had is proved wrong
+ * the post comes by stall + timeout + 10.4 s whatever the loop's phase (a dockershim kubelet's sync waits
+ * 20 s more in cAdvisor's docker calls first: nodeStatusLoopShape.ts). When the phase we had is proved wrong
  * (its evaluation passed with no post), the post is put in the middle of what is left of that range
  * instead of a whole sync later.
  */
 function firstHungPostBound(stall: RuntimeStall, loop: SyncLoopInput, predicted: number, nowMs: number): number {
-  const rrt = loop.runtimeRequestTimeoutMs;
-  if (stall.kind !== 'hang' || stall.sinceMs + rrt < runtimeDownFromMs(stall)) return predicted;
-  const latest = stall.sinceMs + rrt + (loop.updateFrequencyMs ?? NODE_STATUS_LOOP.updateFrequencyMs) * (1 + NODE_STATUS_LOOP.jitterFactor);
+  const shape = loop.shape ?? JITTERED_LOOP;
+  const hungMs = hungSyncMs(shape, loop.runtimeRequestTimeoutMs);
+  if (stall.kind !== 'hang' || stall.sinceMs + hungMs < runtimeDownFromMs(stall)) return predicted;
+  const latest = stall.sinceMs + hungMs + (loop.updateFrequencyMs ?? NODE_STATUS_LOOP.updateFrequencyMs) * (1 + (shape.jittered ? NODE_STATUS_LOOP.jitterFactor : 0));
   if (predicted <= latest) return predicted;
   return nowMs >= latest ? nowMs : (nowMs + latest) / 2;
 }

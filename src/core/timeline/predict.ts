@@ -5,6 +5,7 @@
 
 import { formatGoDurationMs } from '../util/goDuration';
 import { firstEvaluationFrom, syncLoopOf } from './nodeStatusLoop';
+import { hungSyncMs, JITTERED_LOOP } from './nodeStatusLoopShape';
 import type { TimelineSession } from './session';
 
 export type PredictionState =
@@ -70,7 +71,7 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
   const notReadyByMs = firstEvaluationFrom(loop, crossingAtMs) ?? crossingAtMs;
   const hung = loop.stall !== undefined && loop.stall.kind === 'hang' && loop.stall.untilMs === undefined;
   const postWhy = hung
-    ? `its status updates wait ${fmt(session.settings.runtimeRequestTimeoutMs)} (the runtime request timeout) on the hung runtime`
+    ? `its status updates wait ${fmt(session.settings.runtimeRequestTimeoutMs)} (the runtime request timeout) on the hung runtime${(loop.shape?.callsBeforeVersionMs.length ?? 0) > 0 ? `, after ${fmt(hungSyncMs(loop.shape ?? JITTERED_LOOP, 0))} in cAdvisor's docker version calls` : ''}`
     : `its next node status update${loop.anchored ? '' : ', every ' + fmt(loop.updateFrequencyMs ?? 10_000)}`;
   const common = { basis, thresholdMs: threshold, lastStampMs: stamp.stampMs, ageMs } as const;
   if (ageMs > threshold) {

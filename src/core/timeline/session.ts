@@ -188,6 +188,8 @@ export interface TimelineSession {
   source: SessionSource;
   /** The node's kubelet version when known (e.g. "v1.26.15"). */
   kubeletVersion?: string;
+  /** The node's nodeInfo.containerRuntimeVersion when known (e.g. "docker://20.10.24"): the node-status loop's shape. */
+  containerRuntimeVersion?: string;
   /** ISO 8601: the wall-clock instant of t = 0. */
   startedAt: string;
   /** How far the session reaches (the live feed's last sample). */
@@ -231,6 +233,8 @@ export interface SessionDelta {
   settings?: SessionSettings;
   /** Replaces the session's kubeletVersion (learnt from the Node object after the start). */
   kubeletVersion?: string;
+  /** Replaces the session's containerRuntimeVersion (likewise). */
+  containerRuntimeVersion?: string;
 }
 
 /** Appends a delta to a session in place. */
@@ -255,4 +259,5 @@ export function applySessionDelta(session: TimelineSession, delta: SessionDelta)
   if (delta.lacks) session.lacks = [...delta.lacks];
   if (delta.settings) session.settings = { ...delta.settings };
   if (delta.kubeletVersion !== undefined) session.kubeletVersion = delta.kubeletVersion;
+  if (delta.containerRuntimeVersion !== undefined) session.containerRuntimeVersion = delta.containerRuntimeVersion;
 }

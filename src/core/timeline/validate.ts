@@ -105,6 +105,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
   c.str(o, 'context', '', true);
   c.oneOf(o, 'source', '', SOURCES);
   c.str(o, 'kubeletVersion', '', true);
+  c.str(o, 'containerRuntimeVersion', '', true);
   if (typeof o['startedAt'] !== 'string' || !Number.isFinite(Date.parse(o['startedAt']))) c.fail('startedAt', 'an ISO 8601 instant', o['startedAt']);
   c.num(o, 'durationMs', '', { min: 0 });
   const settings = c.object(o['settings'], 'settings');

@@ -23,7 +23,7 @@ import {
 import { CriError } from './criError';
 import { GrpcCode } from './grpc/status';
 import type { H2Channel } from './grpc/h2Channel';
-import { ProtoCodec } from './protoCodec';
+import { ProtoCodec, RUNTIME_SERVICE } from './protoCodec';
 import { decodeContainerEvent } from './containerEvent';
 import type { ContainerEventsOptions, ContainerEventsStream, ContainerListFilter, CriCallOptions, CriCallTiming, CriReader } from './reader';
 import { DEFAULT_CRI_DEADLINE_MS } from './reader';
@@ -33,8 +33,22 @@ export interface GrpcCriClientOptions {
   codec?: ProtoCodec;
 }
 
+/**
+ * The CRI before v1 (kubelet ≤ 1.22, containerd < 1.5, dockershim ≤ 1.22): the same messages and field
+ * numbers as runtime.v1 (v1 was introduced in 1.23 as a copy of it, KEP-2040), under another service name.
+ */
+export const RUNTIME_SERVICE_V1ALPHA2 = 'runtime.v1alpha2.RuntimeService';
+
+/** grpc-go's answer for a service the server does not register (`unknown service runtime.v1.RuntimeService`). */
+const UNKNOWN_SERVICE = /unknown service/iu;
+
 export class GrpcCriClient implements CriReader {
   readonly codec: ProtoCodec;
+  /**
+   * The service this runtime answers: runtime.v1 until a call is refused as an unknown service, then
+   * v1alpha2 for good, as the kubelet 1.23+ and crictl 1.24+ fall back. A 1.22 dockershim serves v1alpha2 only.
+   */
+  private service: string = RUNTIME_SERVICE;
   private readonly defaultDeadlineMs: number;
   private readonly listeners = new Set<(timing: CriCallTiming) => void>();
 
@@ -62,13 +76,28 @@ export class GrpcCriClient implements CriReader {
   /** One unary call by method name; exposed for test support (mutations) and diagnostics. */
   async call(method: string, request: Record<string, unknown>, options: CriCallOptions = {}, id?: string): Promise<Record<string, unknown>> {
     const started = performance.now();
-    const { path, requestType, responseType } = this.codec.method(method);
+    const { requestType, responseType } = this.codec.method(method);
     try {
       const bytes = this.codec.encode(requestType, request);
-      const reply = await this.channel.unary(method, path, bytes, {
-        deadlineMs: options.deadlineMs ?? this.defaultDeadlineMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const deadlineMs = options.deadlineMs ?? this.defaultDeadlineMs;
+      let sentTo = this.service;
+      const send = (): Promise<Uint8Array> => {
+        sentTo = this.service;
+        return this.channel.unary(method, this.pathOf(method), bytes, {
+          // A retry on v1alpha2 gets what is left of the caller's deadline, not a fresh one.
+          deadlineMs: Math.max(1, deadlineMs - (performance.now() - started)),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      };
+      let reply: Uint8Array;
+      try {
+        reply = await send();
+      } catch (error) {
+        // Calls made in parallel before the first refusal came back were all sent to v1: each retries.
+        if (!(error instanceof CriError) || error.code !== GrpcCode.UNIMPLEMENTED || sentTo !== RUNTIME_SERVICE || !UNKNOWN_SERVICE.test(error.detail)) throw error;
+        this.service = RUNTIME_SERVICE_V1ALPHA2;
+        reply = await send();
+      }
       let decoded: Record<string, unknown>;
       try {
         decoded = this.codec.decode(responseType, reply);
@@ -151,6 +180,15 @@ export class GrpcCriClient implements CriReader {
     });
     const done = call.done.finally(() => options.signal.removeEventListener('abort', onCallerAbort));
     return { done, pause: () => call.pause(), resume: () => call.resume() };
+  }
+
+  /** The CRI service this runtime answers (runtime.v1, or v1alpha2 once v1 was refused). */
+  get apiService(): string {
+    return this.service;
+  }
+
+  private pathOf(method: string): string {
+    return this.codec.method(method).path.replace(`/${RUNTIME_SERVICE}/`, `/${this.service}/`);
   }
 
   private emit(timing: CriCallTiming): void {

@@ -31,13 +31,27 @@ export function endpointToSocketPath(endpoint: string): string | undefined {
   return trimmed.startsWith('/') ? trimmed : undefined;
 }
 
-/** --container-runtime-endpoint=X or --container-runtime-endpoint X from `ps -o args=` lines. */
-export function parseKubeletRuntimeEndpoint(psArgs: string): string | undefined {
+/** --NAME=X or --NAME X from the kubelet's `ps -o args=` lines. */
+export function kubeletFlagValue(psArgs: string, name: string): string | undefined {
+  const flag = new RegExp(`(?:^|\\s)--${name.replace(/[^a-z-]/gu, '')}(?:=|\\s+)(\\S+)`, 'u');
   for (const line of psArgs.split('\n')) {
-    const match = /(?:^|\s)--container-runtime-endpoint(?:=|\s+)(\S+)/.exec(line);
+    const match = flag.exec(line);
     if (match?.[1]) return match[1].replace(/^["']|["']$/g, '');
   }
   return undefined;
+}
+
+/** --container-runtime-endpoint=X or --container-runtime-endpoint X from `ps -o args=` lines. */
+export function parseKubeletRuntimeEndpoint(psArgs: string): string | undefined {
+  return kubeletFlagValue(psArgs, 'container-runtime-endpoint');
+}
+
+/**
+ * The docker daemon a dockershim kubelet (≤ 1.23) talks to: its `--docker-endpoint` flag, else dockershim's
+ * default `unix:///var/run/docker.sock` (cmd/kubelet/app/options/container_runtime.go, DockerEndpoint).
+ */
+export function kubeletDockerEndpoint(psArgs: string): string {
+  return kubeletFlagValue(psArgs, 'docker-endpoint') ?? 'unix:///var/run/docker.sock';
 }
 
 /** `runtime-endpoint: unix:///…` from /etc/crictl.yaml (a flat YAML file; no YAML parser needed). */

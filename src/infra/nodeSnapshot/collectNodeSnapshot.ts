@@ -110,7 +110,7 @@ async function collect(connection: SshConnection, plan: ConnectionPlan, options:
         ...(options.snapshotBudgetMs !== undefined ? { budgetMs: options.snapshotBudgetMs } : {}),
         ...sig,
       }),
-      options.probes ? runNodeProbes(connection, { timeoutMs: options.deadlineMs, ...sig }) : Promise.resolve(undefined),
+      options.probes ? runNodeProbes(connection, { timeoutMs: options.deadlineMs, sudo: options.sudo, ...sig }) : Promise.resolve(undefined),
     ]);
     const cut = describeNotRead(snapshot.budget);
     if (snapshot.budget?.exhausted === true) {

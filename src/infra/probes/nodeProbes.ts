@@ -6,6 +6,8 @@
 import {
   judgeLoad,
   parseContainerdVersion,
+  parseDockerInfo,
+  parseDockerPsIds,
   parseDStateProcesses,
   parseKernelRelease,
   kubeletVersionFromOutput,
@@ -17,7 +19,8 @@ import {
   parseUptime,
   type ProcessStateRow,
 } from '../../core/parse/probes';
-import type { NodeProbeReport, ProbeOutcome } from '../../core/node/nodeSnapshotTypes';
+import type { DockerProbes, NodeProbeReport, ProbeOutcome } from '../../core/node/nodeSnapshotTypes';
+import { kubeletDockerEndpoint } from '../cri/endpoints';
 import type { ExecResult, RemoteHost } from '../remote';
 import { probeCommands } from '../ssh/command';
 import { errorText } from '../../core/util/errorText';
@@ -29,6 +32,8 @@ export interface NodeProbeOptions {
   timeoutMs?: number;
   maxOutputBytes?: number;
   signal?: AbortSignal;
+  /** Run the docker CLI under `sudo -n --` (the node access `sudo` setting): docker.sock is root's. */
+  sudo?: boolean;
 }
 
 const notFound = 127;
@@ -90,9 +95,36 @@ async function load(host: RemoteHost, options: NodeProbeOptions): Promise<NodePr
   };
 }
 
+/**
+ * On a node where dockerd runs: `docker ps` and `docker info` against the daemon the kubelet uses, in
+ * parallel, each with the probe deadline. Undefined when no dockerd runs (or the process list failed).
+ */
+async function dockerProbes(host: RemoteHost, processes: Promise<ProbeOutcome<ProcessStateRow[]>>, options: NodeProbeOptions): Promise<DockerProbes | undefined> {
+  const rows = await processes;
+  if (rows.status !== 'ok' || !rows.value.some((p) => p.comm === 'dockerd')) return undefined;
+  const args = await probe(host, probeCommands.kubeletArgs(), options, (r) => (r.exitCode === 0 ? r.stdout : ''));
+  const endpoint = kubeletDockerEndpoint(args.status === 'ok' ? args.value : '');
+  const sudo = (argv: string[]): string[] => (options.sudo === true ? ['sudo', '-n', '--', ...argv] : argv);
+  let ps: string[];
+  let info: string[];
+  try {
+    ps = sudo(probeCommands.dockerPs(endpoint));
+    info = sudo(probeCommands.dockerInfo(endpoint));
+  } catch (error) {
+    const failed = { status: 'failed' as const, error: error instanceof Error ? error.message : String(error), durationMs: 0 };
+    return { endpoint, ps: failed, info: failed };
+  }
+  const [psOut, infoOut] = await Promise.all([
+    probe(host, ps, options, (r) => ({ containers: parseDockerPsIds(succeeded(r, 'docker ps')) }), true),
+    probe(host, info, options, (r) => parseDockerInfo(succeeded(r, 'docker info')), true),
+  ]);
+  return { endpoint, ps: psOut, info: infoOut };
+}
+
 export async function runNodeProbes(host: RemoteHost, options: NodeProbeOptions = {}): Promise<NodeProbeReport> {
-  const [runtime, loadResult, dState, systemd, uptime, kernel, kubelet, containerd] = await Promise.all([
-    runtimeProcesses(host, options),
+  const processes = runtimeProcesses(host, options);
+  const [runtime, loadResult, dState, systemd, uptime, kernel, kubelet, containerd, docker] = await Promise.all([
+    processes,
     load(host, options),
     probe(host, probeCommands.dStateProcesses(), options, (r) => parseDStateProcesses(succeeded(r, 'ps'))),
     probe(host, probeCommands.systemdVersion(), options, (r) => parseSystemdVersion(succeeded(r, 'systemctl')), true),
@@ -100,6 +132,7 @@ export async function runNodeProbes(host: RemoteHost, options: NodeProbeOptions 
     probe(host, probeCommands.kernelRelease(), options, (r) => parseKernelRelease(succeeded(r, 'uname'))),
     probe(host, probeCommands.kubeletVersion(), options, (r) => kubeletVersionFromOutput(succeeded(r, 'kubelet')), true),
     probe(host, probeCommands.containerdVersion(), options, (r) => parseContainerdVersion(succeeded(r, 'containerd')), true),
+    dockerProbes(host, processes, options),
   ]);
   return {
     host: host.description,
@@ -111,5 +144,6 @@ export async function runNodeProbes(host: RemoteHost, options: NodeProbeOptions 
     kernel,
     kubeletVersion: kubelet,
     containerdVersion: containerd,
+    ...(docker !== undefined ? { docker } : {}),
   };
 }

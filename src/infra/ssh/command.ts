@@ -16,7 +16,10 @@ export type ProbeCommandName =
   | 'kubeletVersion'
   | 'containerdVersion'
   | 'socketExists'
-  | 'socketListing';
+  | 'socketListing'
+  | 'kubeletArgs'
+  | 'dockerPs'
+  | 'dockerInfo';
 
 /** Runtime daemons whose process state tells a frozen runtime from a busy one. */
 export const runtimeDaemons = ['containerd', 'dockerd', 'crio'] as const;
@@ -34,6 +37,18 @@ function absolutePathArg(path: string): string {
   }
   return path;
 }
+
+/** A docker daemon endpoint: unix:// and an absolute path (docker's -H takes nothing else from us). */
+function dockerHostArg(endpoint: string): string {
+  const path = /^unix:\/\/(\/[^\s]*)$/u.exec(endpoint)?.[1];
+  if (path === undefined || path.includes('/../')) {
+    throw new UnsafeArgumentError(`docker endpoint must be unix:// and an absolute path: ${JSON.stringify(endpoint)}`);
+  }
+  return `unix://${path}`;
+}
+
+/** What `docker info` is asked for: the version and drivers the seeds read by hand, one line. */
+export const DOCKER_INFO_FORMAT = '{{.ServerVersion}} {{.Driver}} {{.CgroupDriver}}';
 
 export const probeCommands = {
   // pidof exits 1 when none of them runs; that is an answer, not an error.
@@ -55,4 +70,9 @@ export const probeCommands = {
   containerdVersion: (): string[] => ['containerd', '--version'],
   socketExists: (path: string): string[] => ['test', '-S', absolutePathArg(path)],
   socketListing: (path: string): string[] => ['ls', '-l', absolutePathArg(path)],
+  kubeletArgs: (): string[] => ['ps', '-o', 'args=', '-C', 'kubelet'],
+  // The two calls the seeds time by hand on a docker node: both wait on dockerd, so a hung daemon shows
+  // as their deadline. -H names the daemon the kubelet uses (a dockershim kubelet's --docker-endpoint).
+  dockerPs: (endpoint: string): string[] => ['docker', '-H', dockerHostArg(endpoint), 'ps', '--quiet', '--no-trunc'],
+  dockerInfo: (endpoint: string): string[] => ['docker', '-H', dockerHostArg(endpoint), 'info', '--format', DOCKER_INFO_FORMAT],
 } satisfies Record<ProbeCommandName, (...args: never[]) => string[]>;

@@ -44,6 +44,7 @@ export interface NodeReading {
   /** The Ready condition's lastHeartbeatTime: it changes with every status post the kubelet makes. */
   heartbeat?: string;
   kubeletVersion?: string;
+  containerRuntimeVersion?: string;
   maxPods?: number;
 }
 
@@ -58,6 +59,8 @@ export function readNode(node: KubeNode): NodeReading {
   }
   const version = node.status?.nodeInfo?.kubeletVersion;
   if (version !== undefined && version !== '') out.kubeletVersion = version;
+  const runtime = node.status?.nodeInfo?.containerRuntimeVersion;
+  if (runtime !== undefined && runtime !== '') out.containerRuntimeVersion = runtime;
   const pods = Number(node.status?.capacity?.['pods']);
   if (Number.isInteger(pods) && pods > 0) out.maxPods = pods;
   return out;

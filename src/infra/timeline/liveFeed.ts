@@ -100,6 +100,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   // What the node says about itself before the model starts: its kubelet version picks the profile.
   let settings = { ...options.settings };
   let kubeletVersion: string | undefined;
+  let containerRuntimeVersion: string | undefined;
   let lastReady: Omit<SessionReady, 'atMs'> | undefined;
   let lastHeartbeat: string | undefined;
   let configzGates: Record<string, boolean> | undefined;
@@ -109,6 +110,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     if ('node' in got) {
       const reading = readNode(got.node);
       kubeletVersion = reading.kubeletVersion;
+      containerRuntimeVersion = reading.containerRuntimeVersion;
       if (reading.kubeletVersion !== undefined) {
         try {
           settings.profile = profileForKubeletVersion(reading.kubeletVersion).id;
@@ -155,6 +157,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   const model = new LivePlegModel({ settings, epochMs: Math.round(Date.now() - clock()) });
   initial.settings = model.settings;
   if (kubeletVersion !== undefined) initial.kubeletVersion = kubeletVersion;
+  if (containerRuntimeVersion !== undefined) initial.containerRuntimeVersion = containerRuntimeVersion;
   emit(initial, true);
 
   const loops: Promise<void>[] = [];
@@ -343,6 +346,10 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       if (reading.kubeletVersion !== undefined && reading.kubeletVersion !== kubeletVersion) {
         kubeletVersion = reading.kubeletVersion;
         delta.kubeletVersion = kubeletVersion;
+      }
+      if (reading.containerRuntimeVersion !== undefined && reading.containerRuntimeVersion !== containerRuntimeVersion) {
+        containerRuntimeVersion = reading.containerRuntimeVersion;
+        delta.containerRuntimeVersion = containerRuntimeVersion;
       }
       emit(delta, setLack('node', undefined));
     };

@@ -44,7 +44,9 @@ export const plegDeadlockCheck: Check = {
         cause: 4,
         severity: 'warning',
         title: `Possible PLEG deadlock: kubelet ${versionText ?? '< 1.14'} can block forever sending events`,
-        summary: 'Kubelets before 1.14 freeze the relist when the sync loop stops draining 1000 queued events. A goroutine dump (relist in `chan send`) would confirm it.',
+        summary:
+          'Kubelets before 1.14 freeze the relist when the sync loop stops draining 1000 queued events. This finding is version-driven: ' +
+          'nothing but a goroutine dump (relist in `chan send`) shows the deadlock itself, and none was read.',
         evidence: [
           { origin: 'node', text: `kubelet ${versionText ?? '< 1.14'} with PLEG unhealthy` },
           { origin: 'goroutines', text: missingNote(ctx.evidence, 'goroutines') },

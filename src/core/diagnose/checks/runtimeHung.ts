@@ -76,8 +76,29 @@ function logLines(ctx: CheckContext, unhealthyNow: boolean): Record<Bucket | 'pa
   return out;
 }
 
+/**
+ * On a docker node (dockershim, or cri-dockerd) the CRI calls hang behind dockerd: `docker ps` and
+ * `docker info` against the kubelet's daemon time it directly, as the seeds did by hand. A call that waits
+ * out the probe deadline is dockerd not answering; one that answers dates the daemon and its drivers.
+ */
+function dockerLines(ctx: CheckContext): { hung: EvidenceLine[]; context: EvidenceLine[] } {
+  const out: { hung: EvidenceLine[]; context: EvidenceLine[] } = { hung: [], context: [] };
+  const docker = ctx.probes?.docker;
+  if (docker === undefined) return out;
+  const ps = docker.ps;
+  if (ps.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} did not answer within ${seconds(ps.durationMs / 1000)}: dockerd is not answering` });
+  else if (ps.status === 'ok') out.context.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} answered in ${Math.round(ps.durationMs)} ms (${ps.value.containers} containers)` });
+  const info = docker.info;
+  if (info.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker info\` against ${docker.endpoint} did not answer within ${seconds(info.durationMs / 1000)}` });
+  else if (info.status === 'ok') {
+    out.context.push({ origin: 'nodeSide', text: `\`docker info\`: Docker ${info.value.serverVersion}, storage driver ${info.value.storageDriver}, cgroup driver ${info.value.cgroupDriver} (answered in ${Math.round(info.durationMs)} ms)` });
+  }
+  return out;
+}
+
 const REMEDIATION: Remediation[] = [
   { text: 'See whether the runtime answers at all (crictl gives up after 10 s)', gate: 'readOnly', command: 'timeout 15 crictl -t 10s pods' },
+  { text: 'Docker only: time dockerd itself (a hung daemon never answers)', gate: 'readOnly', command: 'time timeout 15 docker ps -q; timeout 15 docker info --format "{{.ServerVersion}} {{.Driver}}"' },
   {
     text: 'Check the runtime process state: T = stopped, D = stuck in the kernel',
     gate: 'readOnly',
@@ -179,6 +200,9 @@ export const runtimeHungCheck: Check = {
       }
     }
 
+    const docker = dockerLines(ctx);
+    hung.push(...docker.hung);
+
     const fromLog = logLines(ctx, unhealthyNow);
     hung.push(...fromLog.hung);
     down.push(...fromLog.down);
@@ -186,7 +210,9 @@ export const runtimeHungCheck: Check = {
 
     const bad = knownBadRuntime(ctx);
     const badLine: EvidenceLine | undefined = bad !== undefined ? { origin: bad.origin, text: bad.text } : undefined;
-    const withBad = (lines: EvidenceLine[]): EvidenceLine[] => (badLine !== undefined ? [...lines, badLine] : lines);
+    // The daemon's own answers (docker info's version and drivers, docker ps answering) are context for any
+    // finding, not a finding themselves.
+    const withBad = (lines: EvidenceLine[]): EvidenceLine[] => [...lines, ...docker.context, ...(badLine !== undefined ? [badLine] : [])];
 
     const base = { cause: 1, remediation: REMEDIATION, refs: REFS };
     if (hung.length > 0) {

@@ -45,7 +45,8 @@ export const systemdDbusCheck: Check = {
       summary:
         'Once systemd’s D-Bus cookie passes 0xffffffff it can no longer send messages; runc then hangs ' +
         'creating or removing container scopes, the runtime stalls and PLEG goes stale, often flapping every ' +
-        '5–10 minutes. Confirm on the node before acting.',
+        '5–10 minutes. This finding is version-driven: it rests on the systemd version and the node’s state, ' +
+        'as no output PLEG Doctor reads shows the cookie itself. Confirm on the node before acting.',
       evidence: lines,
       remediation: [
         { text: 'Does systemd still answer on D-Bus? A hang here is the sign', gate: 'readOnly', command: 'timeout 10 busctl tree org.freedesktop.systemd1 >/dev/null; echo "exit $?"' },

@@ -48,6 +48,11 @@ export interface KubeletSettings {
   housekeepingCallsRuntime: boolean;
   /** The node status VersionInfo setter calls CRI Version, so a hung runtime delays every post. */
   nodeStatusCallsRuntime: boolean;
+  /**
+   * The kubelet runs its dockershim (≤ 1.23 with Docker): before Version, VersionInfo waits on cAdvisor's
+   * two docker version calls, 10 s each while dockerd hangs (src/core/timeline/nodeStatusLoopShape.ts).
+   */
+  dockershim: boolean;
   /** The thread id printed in generated log lines. */
   pid: number;
   /**
@@ -156,6 +161,13 @@ function onDemandRelist(v: unknown, kubeletVersion: string): boolean {
   return on;
 }
 
+function dockershim(v: unknown, kubeletVersion: string): boolean {
+  const on = bool(v, '$.kubelet.dockershim', false);
+  const minor = Number(/^v?1\.(\d+)/u.exec(kubeletVersion)?.[1]);
+  if (on && minor >= 24) throw new ScenarioError('$.kubelet.dockershim', `kubelet ${kubeletVersion} has no dockershim (removed in 1.24)`);
+  return on;
+}
+
 function bool(v: unknown, path: string, dflt: boolean): boolean {
   if (v === undefined) return dflt;
   if (typeof v !== 'boolean') throw new ScenarioError(path, 'must be true or false');
@@ -261,6 +273,7 @@ export function parseScenario(input: unknown): Scenario {
     'channelCapacity',
     'housekeepingCallsRuntime',
     'nodeStatusCallsRuntime',
+    'dockershim',
     'pid',
     'onDemandRelist',
   ]);
@@ -315,6 +328,7 @@ export function parseScenario(input: unknown): Scenario {
       channelCapacity: num(k['channelCapacity'], '$.kubelet.channelCapacity', 1_000, { min: 0, integer: true }),
       housekeepingCallsRuntime: bool(k['housekeepingCallsRuntime'], '$.kubelet.housekeepingCallsRuntime', true),
       nodeStatusCallsRuntime: bool(k['nodeStatusCallsRuntime'], '$.kubelet.nodeStatusCallsRuntime', true),
+      dockershim: dockershim(k['dockershim'], kubeletVersion),
       pid: num(k['pid'], '$.kubelet.pid', 1234, { min: 1, integer: true }),
       onDemandRelist: onDemandRelist(k['onDemandRelist'], kubeletVersion),
     },

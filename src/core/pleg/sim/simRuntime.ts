@@ -83,10 +83,10 @@ export class SimRuntime implements PlegRuntime {
     return this.pods.size;
   }
 
-  /** One CRI call at the current clock; advances the clock to its end. */
-  call(d: LatencyDist): CallResult {
+  /** One call at the current clock (a CRI call by default; another client's deadline when given); advances the clock to its end. */
+  call(d: LatencyDist, timeoutMs: number = this.timeoutMs): CallResult {
     const start = this.clock.now;
-    const out = criCallOutcome(start, sampleLatency(d, this.rng) * this.slowFactor(start), this.hangs, this.timeoutMs);
+    const out = criCallOutcome(start, sampleLatency(d, this.rng) * this.slowFactor(start), this.hangs, timeoutMs);
     this.clock.now = out.endMs;
     this.stats.calls++;
     if (!out.ok) {

@@ -10,6 +10,7 @@
 //    relist whose timer fires during a per-pod relist starts when that one ends.
 // Every callback runs at its virtual time; a CRI call advances the shared clock to its end.
 
+import { DOCKERSHIM_LOOP } from '../../timeline/nodeStatusLoopShape';
 import { formatKlogLine } from '../../parse/klogFormat';
 import type { KlogSeverity } from '../../parse/klogHeader';
 import { formatGoDuration, formatGoDurationMs, MAX_GO_DURATION_NS } from '../../util/goDuration';
@@ -427,6 +428,8 @@ export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
   let lastReady: ReadyCondition | null = null;
   const nodeStatus = (t: number): void => {
     clock.now = t;
+    // A dockershim kubelet's cAdvisor asks dockerd for its version twice first, each with its own deadline.
+    if (k.dockershim) for (const timeoutMs of DOCKERSHIM_LOOP.callsBeforeVersionMs) runtime.call(scenario.latency.version, timeoutMs);
     if (k.nodeStatusCallsRuntime) runtime.call(scenario.latency.version);
     const u = clock.now;
     q.schedule(u, () => {
