@@ -81,15 +81,18 @@ function logLines(ctx: CheckContext, unhealthyNow: boolean): Record<Bucket | 'pa
  * `docker info` against the kubelet's daemon time it directly, as the seeds did by hand. A call that waits
  * out the probe deadline is dockerd not answering; one that answers dates the daemon and its drivers.
  */
+/** A waited-out call's time, to the tenth of a second: the probe deadline plus scheduling noise (3.0287 s → "3s"). */
+const tenths = (ms: number): string => seconds(Math.round(ms / 100) / 10);
+
 function dockerLines(ctx: CheckContext): { hung: EvidenceLine[]; context: EvidenceLine[] } {
   const out: { hung: EvidenceLine[]; context: EvidenceLine[] } = { hung: [], context: [] };
   const docker = ctx.probes?.docker;
   if (docker === undefined) return out;
   const ps = docker.ps;
-  if (ps.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} did not answer within ${seconds(ps.durationMs / 1000)}: dockerd is not answering` });
+  if (ps.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} did not answer within ${tenths(ps.durationMs)}: dockerd is not answering` });
   else if (ps.status === 'ok') out.context.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} answered in ${Math.round(ps.durationMs)} ms (${ps.value.containers} containers)` });
   const info = docker.info;
-  if (info.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker info\` against ${docker.endpoint} did not answer within ${seconds(info.durationMs / 1000)}` });
+  if (info.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker info\` against ${docker.endpoint} did not answer within ${tenths(info.durationMs)}` });
   else if (info.status === 'ok') {
     out.context.push({ origin: 'nodeSide', text: `\`docker info\`: Docker ${info.value.serverVersion}, storage driver ${info.value.storageDriver}, cgroup driver ${info.value.cgroupDriver} (answered in ${Math.round(info.durationMs)} ms)` });
   }
