@@ -6,10 +6,10 @@ import * as http2 from 'node:http2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GrpcCriClient } from '../../../src/infra/cri/criClient';
 import { encodeFrame } from '../../../src/infra/cri/grpc/framing';
-import { H2Channel } from '../../../src/infra/cri/grpc/h2Channel';
+import type { H2Channel } from '../../../src/infra/cri/grpc/h2Channel';
 import { ProtoCodec } from '../../../src/infra/cri/protoCodec';
 import type { CriContainerEvent } from '../../../src/core/pleg/evented';
-import { memoryPair } from './memoryPair';
+import { memoryChannelTo } from './memoryPair';
 import { criFailure } from '../../support/criFailure';
 
 type Handler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
@@ -31,16 +31,10 @@ function channelTo(handler: Handler): { channel: H2Channel; streams: http2.Serve
     stream.resume();
     stream.on('end', () => handler(stream, headers));
   });
-  const ends: { destroy(): void }[] = [];
-  const channel = new H2Channel(async () => {
-    const [client, serverSide] = memoryPair();
-    ends.push(client, serverSide);
-    server.emit('connection', serverSide);
-    return client;
-  }, 'memory');
+  const { channel, destroyEnds } = memoryChannelTo(server);
   cleanups.push(() => {
     channel.close();
-    for (const e of ends) e.destroy();
+    destroyEnds();
     server.close();
   });
   return { channel, streams, requests };

@@ -8,9 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GrpcCriClient, RUNTIME_SERVICE_V1ALPHA2 } from '../../../src/infra/cri/criClient';
 import { CriError } from '../../../src/infra/cri/criError';
 import { encodeFrame } from '../../../src/infra/cri/grpc/framing';
-import { H2Channel } from '../../../src/infra/cri/grpc/h2Channel';
 import { ProtoCodec } from '../../../src/infra/cri/protoCodec';
-import { memoryPair } from './memoryPair';
+import { memoryChannelTo } from './memoryPair';
 
 const codec = ProtoCodec.create();
 const cleanups: (() => void)[] = [];
@@ -38,17 +37,11 @@ function clientTo(serve: (path: string) => Uint8Array | [number, string]): { cli
       stream.end(encodeFrame(Buffer.from(answer)));
     });
   });
-  const ends: { destroy(): void }[] = [];
-  const channel = new H2Channel(async () => {
-    const [client, serverSide] = memoryPair();
-    ends.push(client, serverSide);
-    server.emit('connection', serverSide);
-    return client;
-  }, 'memory');
+  const { channel, destroyEnds } = memoryChannelTo(server);
   const client = new GrpcCriClient(channel, { codec });
   cleanups.push(() => {
     client.close();
-    for (const e of ends) e.destroy();
+    destroyEnds();
     server.close();
   });
   return { client, paths };

@@ -28,7 +28,7 @@ import {
   relistStuckIn,
 } from '../signals';
 import { missingNotes } from '../sourceNotes';
-import { quoted, seconds } from '../textFormat';
+import { approxSeconds, quoted, seconds } from '../textFormat';
 
 export const RUNTIME_NOT_ANSWERING = 'The container runtime is not answering CRI calls';
 export const RUNTIME_DOWN = 'The container runtime is down: CRI calls fail at once';
@@ -81,18 +81,15 @@ function logLines(ctx: CheckContext, unhealthyNow: boolean): Record<Bucket | 'pa
  * `docker info` against the kubelet's daemon time it directly, as the seeds did by hand. A call that waits
  * out the probe deadline is dockerd not answering; one that answers dates the daemon and its drivers.
  */
-/** A waited-out call's time, to the tenth of a second: the probe deadline plus scheduling noise (3.0287 s → "3s"). */
-const tenths = (ms: number): string => seconds(Math.round(ms / 100) / 10);
-
 function dockerLines(ctx: CheckContext): { hung: EvidenceLine[]; context: EvidenceLine[] } {
   const out: { hung: EvidenceLine[]; context: EvidenceLine[] } = { hung: [], context: [] };
   const docker = ctx.probes?.docker;
   if (docker === undefined) return out;
   const ps = docker.ps;
-  if (ps.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} did not answer within ${tenths(ps.durationMs)}: dockerd is not answering` });
+  if (ps.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} did not answer within ${approxSeconds(ps.durationMs / 1000)}: dockerd is not answering` });
   else if (ps.status === 'ok') out.context.push({ origin: 'nodeSide', text: `\`docker ps\` against ${docker.endpoint} answered in ${Math.round(ps.durationMs)} ms (${ps.value.containers} containers)` });
   const info = docker.info;
-  if (info.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker info\` against ${docker.endpoint} did not answer within ${tenths(info.durationMs)}` });
+  if (info.status === 'timeout') out.hung.push({ origin: 'nodeSide', text: `\`docker info\` against ${docker.endpoint} did not answer within ${approxSeconds(info.durationMs / 1000)}` });
   else if (info.status === 'ok') {
     out.context.push({ origin: 'nodeSide', text: `\`docker info\`: Docker ${info.value.serverVersion}, storage driver ${info.value.storageDriver}, cgroup driver ${info.value.cgroupDriver} (answered in ${Math.round(info.durationMs)} ms)` });
   }
