@@ -172,9 +172,8 @@ export async function startKitTree({ vsix, kubeconfig, nodeName, kit, shotsDir, 
     server = await startCodeServer(dirs, { logFile: serverLog, env: { KUBECONFIG: kubeconfig, HOME: home } });
     browser = await launchBrowser(dirs.chromeProfile);
     await openWorkbench(browser.page, server.url);
-    const tab = browser.page.getByRole('tab', { name: /PLEG Doctor/i }).first();
-    await tab.waitFor({ timeout: 90_000 });
-    await tab.click();
+    // The tab appears once the extension host has read the manifest; findRow opens the view.
+    await browser.page.getByRole('tab', { name: /PLEG Doctor/i }).first().waitFor({ timeout: 90_000 });
     await session.waitForRow(/^Ready\b/, readyTimeoutMs);
     await startRecorder(browser.page, nodeName);
     return session;

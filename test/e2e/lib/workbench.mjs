@@ -125,14 +125,16 @@ export async function expandContexts(page, timeoutMs) {
 
 /**
  * The row of `name` once its description matches `pattern`, or as it is at the deadline (undefined if it
- * is absent). Opens the PLEG Doctor view again when no row shows (an earlier step may have reloaded the
- * window) and expands collapsed contexts.
+ * is absent). Opens the PLEG Doctor view when no row shows (at startup, or after an earlier step reloaded
+ * the window) and expands collapsed contexts.
  */
 export async function findRow(page, name, pattern, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const anyRow = await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]').first().isVisible().catch(() => false);
-    if (!anyRow) await page.getByRole('tab', { name: /PLEG Doctor/i }).first().click({ timeout: 10_000 }).catch(() => undefined);
+    // Only a tab that is not selected: clicking the selected one hides the side bar.
+    const tab = page.getByRole('tab', { name: /PLEG Doctor/i }).first();
+    if (!anyRow && (await tab.getAttribute('aria-selected', { timeout: 10_000 }).catch(() => undefined)) !== 'true') await tab.click({ timeout: 10_000 }).catch(() => undefined);
     await expandContexts(page, 3_000);
     const row = (await readTreeRows(page)).find((r) => r.label === name);
     if ((row && pattern.test(row.description)) || Date.now() > deadline) return row;
