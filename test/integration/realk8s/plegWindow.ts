@@ -109,8 +109,18 @@ function lastSeen(message: string): [number, number] {
 }
 
 async function runWindow(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowChecks): Promise<void> {
-  const { cluster, gateway, context, scratch, heartbeats } = w;
   const recording = startTimeline(w);
+  try {
+    await windowWith(w, watch, kitChecks, recording);
+  } finally {
+    // A window that failed before stop(): the recording would run on for its 9 minutes and keep the
+    // worker from exiting.
+    recording.kill();
+  }
+}
+
+async function windowWith(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowChecks, recording: Recording): Promise<void> {
+  const { cluster, gateway, context, scratch, heartbeats } = w;
   // As an SRE with the panel open a while: the recording has relisted on the runtime and seen one of the
   // kubelet's periodic status posts (one a minute while nothing changes), which gives the status loop's
   // phase. A fresh kubelet's first posts (registration, its fast start-up update) are off that phase, and
@@ -206,8 +216,14 @@ async function runWindow(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowCh
   await kitChecks.afterRecovery?.(w, session, frozeAt);
 }
 
+interface Recording {
+  stop: () => Promise<TimelineSession>;
+  /** SIGKILL when still running (no file). */
+  kill: () => void;
+}
+
 /** `pleg-doctor timeline` on the node's CRI socket and the API server, until stop() (Ctrl-C: it writes the file). */
-function startTimeline({ cluster, context, scratch }: PlegWindow): { stop: () => Promise<TimelineSession> } {
+function startTimeline({ cluster, context, scratch }: PlegWindow): Recording {
   const out = join(scratch.dir, 'timeline.json');
   const socket = cluster.criSocket;
   const child: ChildProcess = spawn(process.execPath, [join(REPO, 'dist/cli.js'), 'timeline', '--node', cluster.nodeName, '--kubeconfig', cluster.kubeconfig, '--context', context, '--cri-socket', socket, '--for', '9m', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -215,6 +231,9 @@ function startTimeline({ cluster, context, scratch }: PlegWindow): { stop: () =>
   child.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
     stop: async () => {
       child.kill('SIGINT');
       const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);

@@ -10,6 +10,8 @@
 //  - afterRecovery: the row is Ready again, without a refresh, within ROW_BOUND_MS of the Ready post;
 //  - always (afterAll, also on failure): code-server and Chromium stopped.
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { KIT_TREE_SHOTS, compareRowWithPosts, prepareKitTree, startKitTree, type KitTreeSession } from '../../e2e/lib/kitTreeCheck.mjs';
 import type { KitWindowChecks, PlegWindow } from './plegWindow';
@@ -52,6 +54,8 @@ export function withTreeInCodeServer(kit: KitWindowChecks): KitWindowChecks {
 
   async function rowFollowsPosts(s: KitTreeSession, w: PlegWindow, when: string): Promise<void> {
     const { history, ticks } = await s.recording();
+    // Kept for whoever reads a failure (CI keeps test-results/), beside the window's timeline recording.
+    writeFileSync(join(KIT_TREE_SHOTS, `realk8s-${w.cluster.kit}-tree-row.json`), JSON.stringify({ kit: w.cluster.kit, node: w.cluster.nodeName, history, posts: w.posts }, null, 2));
     const { problems, lines } = compareRowWithPosts(history, w.posts, { boundMs: ROW_BOUND_MS });
     log(`tree in code-server on the real kubelet ${w.cluster.kit} (${when}; ${ticks.count} reads of the row):\n  ${lines.join('\n  ')}`);
     expect(problems, JSON.stringify({ history, posts: w.posts })).toEqual([]);
