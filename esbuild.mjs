@@ -1,6 +1,6 @@
 // One build script for every bundle. `--production` minifies, `--watch` rebuilds on change.
 // tsc --noEmit does the type checking; esbuild only transpiles and bundles.
-// Imported by test/unit/build (extensionTargets), so the build runs only when this is the script Node started.
+// Imported by the bundle tests (test/unit/esbuild.*.test.ts: extensionTargets), so the build runs only when this is the script Node started.
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
