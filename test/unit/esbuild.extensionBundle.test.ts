@@ -1,5 +1,5 @@
 // The extension bundle stays small: the Kubernetes client, ssh2 + the CRI code and the language client
-// are separate bundles that src/host/lazyBundles.ts requires on first use. This builds the production
+// are separate bundles that src/host/bundles/loader.ts requires on first use. This builds the production
 // bundles (minified, as the VSIX ships them) into a temporary directory and reads what went where.
 
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extensionTargets } from '../../esbuild.mjs';
-import { LAZY_BUNDLES } from '../../src/host/lazyBundles';
+import { LAZY_BUNDLES } from '../../src/host/bundles/loader';
 
 const ROOT = resolve(__dirname, '../..');
 const MAX_EXTENSION_BYTES = 1_500_000;
@@ -55,7 +55,7 @@ describe('the production extension bundle', () => {
   it('requires the lazy bundles by a path computed at run time, never by a literal esbuild could inline', () => {
     const extension = read('extension.js');
     for (const file of Object.values(LAZY_BUNDLES)) expect(extension).toContain(`"${file}"`);
-    expect(extensionInputs).toContain('src/host/lazyBundles.ts');
+    expect(extensionInputs).toContain('src/host/bundles/loader.ts');
     expect(extensionInputs.filter((input) => /src\/host\/lazy(Kube|NodeAccess|LanguageClient)\.ts$/.test(input))).toEqual([]);
   });
 });

@@ -65,7 +65,8 @@ async function pickRecording(): Promise<string | undefined> {
   return picked?.[0]?.fsPath;
 }
 
-export function registerTimelinePanel(context: vscode.ExtensionContext, services: Services, nodeAccess: NodeAccessRuntime, sources: TimelineSources = timelineSources): vscode.Disposable[] {
+export function registerTimelinePanel(services: Services, sources: TimelineSources = timelineSources): vscode.Disposable[] {
+  const { context, nodeAccess } = services;
   const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live) => sources.predict(session, live), headline: (session, live) => sessionHeadline(session, live, t) };
   return [
     vscode.commands.registerCommand(CommandIds.openWhatIfTimeline, () => {

@@ -152,7 +152,7 @@ beforeEach(() => {
   opened.length = 0;
   services = { logger, session: { kube: undefined, model: { groups: () => [] } } };
   for (const k of Object.keys(fake.clusters)) delete fake.clusters[k];
-  registerTimelinePanel({ extensionUri: { fsPath: '/ext' } } as never, services as never, {} as never, sources as never);
+  registerTimelinePanel({ ...(services as object), context: { extensionUri: { fsPath: '/ext' } }, nodeAccess: {} } as never, sources as never);
 });
 
 describe('timeline panels', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fetchFromSources, logSources, nodeLogDocumentPath, nodeLogDocumentText, type Fetched, type LogSource } from '../../../src/host/kubeletLogSource';
+import { fetchFromSources, logSources, nodeLogDocumentPath, nodeLogDocumentText, type Fetched, type LogSource } from '../../../../src/host/kubeletLog/kubeletLogSource';
 
 const log = (source: LogSource): Fetched => ({ kind: 'log', text: `from ${source}\n`, source });
 const failed = (message: string): Fetched => ({ kind: 'failed', message });

@@ -2,12 +2,12 @@
 // target from the node access settings and ~/.ssh/config, one leased connection of the shared pool (its
 // host-key and passphrase prompts included), then journalctl through src/infra/ssh/kubeletJournal.ts.
 
-import type { JournalOutcome, JournalWindow } from '../core/parse/kubeletLogJournal';
-import type { NodeEntry } from '../core/tree/contextNodes';
-import type { NodeAccessConfig } from '../infra/ssh/nodeAccessSettings';
-import { fetchKubeletJournal } from '../infra/ssh/kubeletJournal';
-import { resolveConnection } from './nodeAccess/nodeSnapshotRunner';
-import type { SshPoolHolder } from './nodeAccess/sshPoolHolder';
+import type { JournalOutcome, JournalWindow } from '../../core/parse/kubeletLogJournal';
+import type { NodeEntry } from '../../core/tree/contextNodes';
+import type { NodeAccessConfig } from '../../infra/ssh/nodeAccessSettings';
+import { fetchKubeletJournal } from '../../infra/ssh/kubeletJournal';
+import { resolveConnection } from '../nodeAccess/nodeSnapshotRunner';
+import type { SshPoolHolder } from '../nodeAccess/sshPoolHolder';
 
 export interface SshJournalRequest {
   entry: NodeEntry;

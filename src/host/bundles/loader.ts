@@ -4,12 +4,12 @@
 // client). They are required by path on first
 // use: a require whose argument esbuild cannot resolve at build time stays a run-time require, so
 // activation parses neither. `await import()` would not do: esbuild inlines it into a CommonJS bundle.
-// dist/kube.js's loader is lazyKubeBundle.ts: the kube bundle holds commands that load the others.
+// dist/kube.js's loader is kubeLoader.ts: the kube bundle holds commands that load the others.
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type * as LanguageClientBundle from './lazyLanguageClient';
-import type * as NodeAccessBundle from './lazyNodeAccess';
+import type * as LanguageClientBundle from './languageClientEntry';
+import type * as NodeAccessBundle from './nodeAccessEntry';
 
 /** The file names esbuild.mjs writes next to extension.js; the build test checks each exists. */
 export const LAZY_BUNDLES = { kube: 'kube.js', nodeAccess: 'nodeAccess.js', languageClient: 'languageClient.js' } as const;

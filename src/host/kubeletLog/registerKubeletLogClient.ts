@@ -5,8 +5,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { CommandIds } from '../../shared/commandIds';
 import { t } from '../l10n';
-import { loadLanguageClientBundle } from '../lazyBundles';
-import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
+import { loadLanguageClientBundle } from '../bundles/loader';
 import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
 import { KUBELET_LOG_LANGUAGE, NODE_LOG_SCHEME } from './kubeletLogIds';
@@ -22,7 +21,8 @@ export interface KubeletLogClientRegistration {
   stop(): Promise<void>;
 }
 
-export function registerKubeletLogClient(context: vscode.ExtensionContext, services: Services, nodeAccess: NodeAccessRuntime): KubeletLogClientRegistration {
+export function registerKubeletLogClient(services: Services): KubeletLogClientRegistration {
+  const { context, nodeAccess } = services;
   let client: LanguageClient | undefined;
   let starting: Promise<void> | undefined;
 
