@@ -15,7 +15,7 @@ import { ACTIVATE_CALLED, EVALUATED, markActivation, reportActivationTime } from
 import { loadKubeBundle } from './host/bundles/kubeLoader';
 import { NodeAccessRuntime } from './host/nodeAccess/nodeAccessRuntime';
 import { registerNodeAccess } from './host/nodeAccess/registerNodeAccess';
-import { registerTimelinePanel } from './host/panels/registerTimelinePanel';
+import { registerTimelinePanel } from './host/timeline/registerTimelinePanel';
 import type { Services } from './host/services';
 import { registerStatusBar } from './host/statusBar/registerStatusBar';
 import { NodeTreeProvider } from './host/views/nodeTreeProvider';

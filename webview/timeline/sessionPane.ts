@@ -4,7 +4,7 @@
 // drawn at most once per frame.
 
 import { applySessionDelta, type SessionRelist, type TimelineSession } from '../../src/core/timeline/session';
-import type { FeedState, HostToWebview, SessionHeadline, SessionMode } from '../../src/shared/panelProtocol';
+import type { FeedState, HostToWebview, SessionHeadline, SessionMode } from '../../src/shared/timeline/panelProtocol';
 import { renderSessionCharts, type SessionChartLabels, type SessionCharts } from './sessionChart';
 import { legendEntries } from './sessionLegend';
 import { appendDelta, drawnValueAt, nearestIndex, sessionSeries, type SessionSeries } from './sessionSeries';

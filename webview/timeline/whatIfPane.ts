@@ -3,9 +3,9 @@
 // the 3-minute threshold and states the findings, most important first. The strings come from the host
 // (localized there); the few messages that are built here from them stay in that language.
 
-import { checkWhatIfParams } from '../../src/core/whatIf/whatIfParams';
-import { KUBELET_LINE_LABELS, KUBELET_LINES, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
-import type { TimelineData, WhatIfParams } from '../../src/shared/panelProtocol';
+import { checkWhatIfParams } from '../../src/core/timeline/whatIf/whatIfParams';
+import { KUBELET_LINE_LABELS, KUBELET_LINES, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/timeline/whatIf/whatIfTypes';
+import type { WhatIfResult, WhatIfParams } from '../../src/shared/timeline/panelProtocol';
 import { renderChart } from './chart';
 import { t } from './strings';
 import { loadState, nextRequestId, post, saveState } from './vscodeApi';
@@ -143,7 +143,7 @@ export function showError(message: string): void {
   setStale(true);
 }
 
-function showTimeline(data: TimelineData): void {
+function showTimeline(data: WhatIfResult): void {
   pendingRequestId = 0;
   saveState({ ...loadState(), ran: true });
   setBusy(false);
@@ -193,7 +193,7 @@ export function buildWhatIf(params: WhatIfParams): { elements: HTMLElement[]; re
 }
 
 /** The host's answer to a simulation request. */
-export function onWhatIfTimeline(requestId: number, data: TimelineData): void {
+export function onWhatIfTimeline(requestId: number, data: WhatIfResult): void {
   if (requestId === pendingRequestId) showTimeline(data);
 }
 

@@ -87,11 +87,11 @@ describe("the project's lint config", () => {
       expect(messages.filter((m) => m.fatal)).toEqual([]);
       return messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
     };
-    const fromShared = "import type { PanelTarget } from '../../shared/panelProtocol';\nexport type Probe = PanelTarget;\n";
-    expect((await restrictedMessages('src/core/whatIf/whatIfTypes.ts', fromShared)).join('\n')).toMatch(/may not import src\/shared/);
-    const fromHost = "import type { Services } from '../../host/services';\nexport type Probe = Services;\n";
-    expect((await restrictedMessages('src/core/whatIf/whatIfTypes.ts', fromHost)).join('\n')).toMatch(/may not import infra or host/);
-    const sharedFromCore = "import type { WhatIfParams } from '../core/whatIf/whatIfTypes';\nexport type Probe = WhatIfParams;\n";
-    expect(await restrictedMessages('src/shared/panelProtocol.ts', sharedFromCore)).toEqual([]);
+    const fromShared = "import type { PanelTarget } from '../../../shared/timeline/panelProtocol';\nexport type Probe = PanelTarget;\n";
+    expect((await restrictedMessages('src/core/timeline/whatIf/whatIfTypes.ts', fromShared)).join('\n')).toMatch(/may not import src\/shared/);
+    const fromHost = "import type { Services } from '../../../host/services';\nexport type Probe = Services;\n";
+    expect((await restrictedMessages('src/core/timeline/whatIf/whatIfTypes.ts', fromHost)).join('\n')).toMatch(/may not import infra or host/);
+    const sharedFromCore = "import type { WhatIfParams } from '../../core/timeline/whatIf/whatIfTypes';\nexport type Probe = WhatIfParams;\n";
+    expect(await restrictedMessages('src/shared/timeline/panelProtocol.ts', sharedFromCore)).toEqual([]);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { headlineState, lastReadyCondition } from '../../../../src/core/timeline
 import { predictThreshold } from '../../../../src/core/timeline/predict';
 import type { SessionReady, TimelineSession } from '../../../../src/core/timeline/session';
 import { englishText } from '../../../../src/core/tree/localize';
-import { sessionHeadline } from '../../../../src/host/panels/timelineHeadline';
+import { sessionHeadline } from '../../../../src/host/timeline/timelineHeadline';
 import { recordedSession } from '../../../support/timelineSession';
 
 const PLEG_MESSAGE = 'PLEG is not healthy: pleg was last seen active 10m28.1s ago; threshold is 3m0s';

@@ -10,7 +10,7 @@ import { simulate } from '../../../../src/core/pleg/sim/simulate';
 import { sessionFromSimulation } from '../../../../src/core/timeline/fromSimulation';
 import { readyReason } from '../../../../src/core/timeline/readyReason';
 import { newTimelineSession, DEFAULT_SESSION_SETTINGS } from '../../../../src/core/timeline/newSession';
-import { webviewStrings } from '../../../../src/host/panels/timelineStrings';
+import { webviewStrings } from '../../../../src/host/timeline/timelineStrings';
 import { englishText } from '../../../../src/core/tree/localize';
 import { clipSpan } from '../../../../webview/timeline/clipSpan';
 import { legendEntries, type SessionChartLabels } from '../../../../webview/timeline/sessionLegend';

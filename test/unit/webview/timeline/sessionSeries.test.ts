@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../src/core/pleg/sim/simulate';
 import { applySessionDelta, type TimelineSession } from '../../../../src/core/timeline/session';
-import { restoredPanel } from '../../../../src/host/panels/panelState';
-import { csvMs, SESSION_CSV_COLUMNS, sessionCsv } from '../../../../src/host/panels/sessionCsv';
-import { loadRecordingFile } from '../../../../src/host/panels/timelineSources';
+import { restoredPanel } from '../../../../src/host/timeline/panelState';
+import { csvMs, SESSION_CSV_COLUMNS, sessionCsv } from '../../../../src/host/timeline/sessionCsv';
+import { loadRecordingFile } from '../../../../src/host/timeline/timelineSources';
 import { appendDelta, nearestIndex, podLanes, sessionSeries } from '../../../../webview/timeline/sessionSeries';
 import { recordedSession, SessionRecorder } from '../../../support/timelineSession';
 

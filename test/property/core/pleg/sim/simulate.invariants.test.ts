@@ -4,7 +4,7 @@ import { fc, test } from '@fast-check/vitest';
 import { parseKlogLine } from '../../../../../src/core/parse/klog';
 import { parseScenario, type Scenario } from '../../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../../src/core/pleg/sim/simulate';
-import type { Timeline } from '../../../../../src/core/pleg/sim/timeline';
+import type { SimulationRun } from '../../../../../src/core/pleg/sim/simulationRun';
 import { propWithLoops } from '../../../../support/loopTally';
 
 const latency = fc.oneof(
@@ -44,7 +44,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
   })
   .map((raw) => parseScenario({ ...raw, record: { relists: 'all' } }));
 
-const run = (s: Scenario): Timeline => simulate(s);
+const run = (s: Scenario): SimulationRun => simulate(s);
 
 /**
  * Random scenarios seldom freeze the runtime past the threshold, so each property also runs on the real
@@ -74,7 +74,7 @@ describe('simulator invariants', () => {
   propWithLoops([scenarioArb], withFrozen(25), { relists: RELISTS_MIN })('relists never overlap and start at least one period after the previous one ends', (s, tally) => {
     const t = run(s);
     for (let i = 0; i < t.relists.length; i++) {
-      const r = t.relists[i] as Timeline['relists'][number];
+      const r = t.relists[i] as SimulationRun['relists'][number];
       tally.hit('relists');
       expect(r.endMs).toBeGreaterThanOrEqual(r.startMs);
       // A single call never outlives the deadline: GetPods is two calls, so a failed relist is bounded by both.
@@ -96,7 +96,7 @@ describe('simulator invariants', () => {
         expect(h).toEqual({ atMs: 0, healthy: false });
         return;
       }
-      const prev = t.health[i - 1] as Timeline['health'][number];
+      const prev = t.health[i - 1] as SimulationRun['health'][number];
       expect(h.healthy).toBe(!prev.healthy);
       expect(h.atMs).toBeGreaterThanOrEqual(prev.atMs);
       tally.hit(h.healthy ? 'healthy' : 'unhealthy');

@@ -7,17 +7,17 @@ import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, ScenarioError } from '../../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../../src/core/pleg/sim/simulate';
-import type { Timeline } from '../../../../../src/core/pleg/sim/timeline';
+import type { SimulationRun } from '../../../../../src/core/pleg/sim/simulationRun';
 
 const FAST = { kind: 'constant', ms: 1 };
 const latency = { listPodSandbox: FAST, listContainers: FAST, podSandboxStatus: FAST, containerStatus: FAST, status: FAST, version: FAST };
 
-function run(extra: Record<string, unknown>): Timeline {
+function run(extra: Record<string, unknown>): SimulationRun {
   return simulate(parseScenario({ name: 'evented', seed: 7, duration: '20m', kubeletVersion: '1.32.0', pods: { count: 5, containersPerPod: 1 }, latency, ...extra }));
 }
 
-const firstUnhealthy = (t: Timeline): number | undefined => t.health.slice(t.health.findIndex((h) => h.healthy)).find((h) => !h.healthy)?.atMs;
-const starts = (t: Timeline): number[] => t.relists.map((r) => r.startMs);
+const firstUnhealthy = (t: SimulationRun): number | undefined => t.health.slice(t.health.findIndex((h) => h.healthy)).find((h) => !h.healthy)?.atMs;
+const starts = (t: SimulationRun): number[] => t.relists.map((r) => r.startMs);
 
 describe('EventedPLEG in the simulator', () => {
   it('with the gate on, the generic PLEG relists every 300 s and nothing falls back', () => {

@@ -9,9 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseKlogText, type KlogTextEntry } from '../../../../../src/core/parse/klog';
 import { parseScenario } from '../../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../../src/core/pleg/sim/simulate';
-import type { Timeline } from '../../../../../src/core/pleg/sim/timeline';
+import type { SimulationRun } from '../../../../../src/core/pleg/sim/simulationRun';
 import { parseGoDurationNs } from '../../../../../src/core/util/goDuration';
-import { DEFAULT_WHAT_IF, runWhatIf } from '../../../../../src/core/whatIf/whatIfTimeline';
+import { DEFAULT_WHAT_IF, runWhatIf } from '../../../../../src/core/timeline/whatIf/whatIfTimeline';
 
 const dir = new URL('../../../../fixtures/real-kubelet-1.32/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, dir), 'utf8');
@@ -59,7 +59,7 @@ function milestones(entries: readonly KlogTextEntry[], freezeEpochMs: number, re
 describe('simulating the real frozen-runtime recording (kubelet 1.32, containerd SIGSTOP 300.1 s)', () => {
   let real: Milestones;
   let sim: Milestones;
-  let timeline: Timeline;
+  let timeline: SimulationRun;
   let freezeEpochMs: number;
 
   beforeAll(() => {

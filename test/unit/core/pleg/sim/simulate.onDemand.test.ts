@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario, ScenarioError } from '../../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../../src/core/pleg/sim/simulate';
-import type { Timeline } from '../../../../../src/core/pleg/sim/timeline';
+import type { SimulationRun } from '../../../../../src/core/pleg/sim/simulationRun';
 
 /** 4 pods of 1 container; a ContainerStatus takes 20 s, everything else 1 ms; a container restart every 30 s on average. */
-function run(onDemandRelist: boolean | undefined, kubeletVersion = '1.36.2'): Timeline {
+function run(onDemandRelist: boolean | undefined, kubeletVersion = '1.36.2'): SimulationRun {
   return simulate(
     parseScenario({
       duration: '1h',

@@ -6,7 +6,7 @@ import { headlineState } from '../../core/timeline/headline';
 import type { TimelineSession } from '../../core/timeline/session';
 import type { Localize } from '../../core/tree/localize';
 import { verdictTitle } from '../../core/tree/verdictPresentation';
-import type { SessionHeadline } from '../../shared/panelProtocol';
+import type { SessionHeadline } from '../../shared/timeline/panelProtocol';
 
 const clock = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
 

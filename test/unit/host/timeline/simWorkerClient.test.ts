@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WHAT_IF, runWhatIf } from '../../../../src/core/whatIf/whatIfTimeline';
-import { SimRunCancelledError, SimWorkerClient } from '../../../../src/host/panels/simWorkerClient';
+import { DEFAULT_WHAT_IF, runWhatIf } from '../../../../src/core/timeline/whatIf/whatIfTimeline';
+import { SimRunCancelledError, SimWorkerClient } from '../../../../src/host/timeline/simWorkerClient';
 
 let dir: string;
 let script: string;

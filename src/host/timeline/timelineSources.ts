@@ -3,7 +3,7 @@
 // knows this interface; the unit tests hand it their own.
 
 import { readFile, stat } from 'node:fs/promises';
-import type { Timeline } from '../../core/pleg/sim/timeline';
+import type { SimulationRun } from '../../core/pleg/sim/simulationRun';
 import { sessionFromSimulation } from '../../core/timeline/fromSimulation';
 import { predictThreshold } from '../../core/timeline/predict';
 import { TIMELINE_SESSION_FORMAT, type TimelineSession } from '../../core/timeline/session';
@@ -12,7 +12,7 @@ import { parseTimelineSession } from '../../core/timeline/validate';
 import { readMetricsFolder } from '../../infra/timeline/readMetricsFolder';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
-import { openLiveSource } from '../timeline/liveSource';
+import { openLiveSource } from './liveSource';
 import type { LiveSourceLike } from './sessionFeed';
 import { errorText } from '../../core/util/errorText';
 
@@ -37,7 +37,7 @@ export class RecordingError extends Error {
   }
 }
 
-function looksLikeSimulation(json: unknown): json is Timeline {
+function looksLikeSimulation(json: unknown): json is SimulationRun {
   if (typeof json !== 'object' || json === null) return false;
   const o = json as Record<string, unknown>;
   return typeof o['scenario'] === 'string' && Array.isArray(o['relists']) && Array.isArray(o['health']) && typeof o['summary'] === 'object';

@@ -1,12 +1,12 @@
 // The timeline panel's what-if: turns the user's few knobs into a simulator scenario, runs it, and
 // reduces the simulator's timeline to what the chart draws. Pure, so the panel stays a thin adapter.
 
-import { parseScenario, type Scenario } from '../pleg/sim/scenario';
-import { simulate } from '../pleg/sim/simulate';
-import type { Timeline } from '../pleg/sim/timeline';
+import { parseScenario, type Scenario } from '../../pleg/sim/scenario';
+import { simulate } from '../../pleg/sim/simulate';
+import type { SimulationRun } from '../../pleg/sim/simulationRun';
 import { chartSeries } from './chartSeries';
 import { whatIfFindings } from './findings';
-import { KUBELET_LINE_LABELS, type TimelineData, type TimeWindow, type WhatIfParams } from './whatIfTypes';
+import { KUBELET_LINE_LABELS, type WhatIfResult, type TimeWindow, type WhatIfParams } from './whatIfTypes';
 
 export const DEFAULT_WHAT_IF: WhatIfParams = {
   pods: 110,
@@ -63,7 +63,7 @@ export interface TimelineSettings {
 }
 
 /** What the chart draws for a simulator timeline: a what-if run, or a `pleg-doctor simulate` recording. */
-export function timelineData(timeline: Timeline, settings: TimelineSettings): TimelineData {
+export function timelineData(timeline: SimulationRun, settings: TimelineSettings): WhatIfResult {
   // Before the first successful relist Healthy() says "pleg has yet to be successful": a startup
   // transient of a few milliseconds here, not the failure the user is asking about.
   const firstHealthy = timeline.health.findIndex((h) => h.healthy);
@@ -82,7 +82,7 @@ export function timelineData(timeline: Timeline, settings: TimelineSettings): Ti
   };
 }
 
-export function runWhatIf(p: WhatIfParams, signal?: AbortSignal): TimelineData {
+export function runWhatIf(p: WhatIfParams, signal?: AbortSignal): WhatIfResult {
   const scenario = parseScenario(whatIfScenario(p));
   const title = `${p.pods} pods × ${p.containersPerPod} containers, ${p.rpcLatencyMs} ms per CRI call, kubelet ${KUBELET_LINE_LABELS[p.kubelet]}`;
   return timelineData(simulate(scenario, signal), { title, ...scenarioSettings(scenario) });

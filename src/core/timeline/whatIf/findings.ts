@@ -1,7 +1,7 @@
 // The what-if's findings in words, the most important first: lost events, then the node's Ready
 // condition, then PLEG health, then what merely explains them.
 
-import type { Timeline } from '../pleg/sim/timeline';
+import type { SimulationRun } from '../../pleg/sim/simulationRun';
 import type { Finding, TimeWindow } from './whatIfTypes';
 
 function seconds(ms: number): string {
@@ -20,7 +20,7 @@ function count(n: number): string {
 }
 
 export interface FindingInputs {
-  timeline: Timeline;
+  timeline: SimulationRun;
   /** When the runtime froze, if it did: the first unhealthy time is also given relative to it. */
   freezeAtMs: number | undefined;
   thresholdMs: number;

@@ -69,7 +69,7 @@ export interface Finding {
   text: string;
 }
 
-export interface TimelineData {
+export interface WhatIfResult {
   title: string;
   thresholdMs: number;
   /** The whole simulated time: the chart's x axis always spans 0 … durationMs. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkWhatIfParams, describeParamProblem } from '../../../src/core/whatIf/whatIfParams';
-import { englishText } from '../../../src/core/tree/localize';
-import { DEFAULT_WHAT_IF } from '../../../src/core/whatIf/whatIfTimeline';
-import { describeMessageProblem, webviewStrings } from '../../../src/host/panels/timelineStrings';
-import { parseWebviewMessage, PROTOCOL_VERSION } from '../../../src/shared/panelProtocol';
+import { checkWhatIfParams, describeParamProblem } from '../../../../src/core/timeline/whatIf/whatIfParams';
+import { englishText } from '../../../../src/core/tree/localize';
+import { DEFAULT_WHAT_IF } from '../../../../src/core/timeline/whatIf/whatIfTimeline';
+import { describeMessageProblem, webviewStrings } from '../../../../src/host/timeline/timelineStrings';
+import { parseWebviewMessage, PROTOCOL_VERSION } from '../../../../src/shared/timeline/panelProtocol';
 
 describe('panel protocol: everything the webview sends is checked', () => {
   it('accepts the three well-formed messages', () => {

@@ -3,7 +3,7 @@
 // outside VS Code.
 
 import type { Localize } from '../../core/tree/localize';
-import type { MessageProblem, ParamProblem, WhatIfNumericKey } from '../../shared/panelProtocol';
+import type { MessageProblem, ParamProblem, WhatIfNumericKey } from '../../shared/timeline/panelProtocol';
 
 function paramLabel(t: Localize, field: WhatIfNumericKey): string {
   switch (field) {

@@ -2,8 +2,8 @@
 // previous worker, whose promise then rejects with SimRunCancelledError.
 
 import { Worker } from 'node:worker_threads';
-import type { TimelineData, WhatIfParams } from '../../core/whatIf/whatIfTypes';
-import type { SimWorkerReply, SimWorkerRequest } from '../../shared/timelineWorkerProtocol';
+import type { WhatIfResult, WhatIfParams } from '../../core/timeline/whatIf/whatIfTypes';
+import type { SimWorkerReply, SimWorkerRequest } from '../../shared/timeline/workerProtocol';
 
 export class SimRunCancelledError extends Error {
   constructor() {
@@ -13,7 +13,7 @@ export class SimRunCancelledError extends Error {
 }
 
 export interface SimResult {
-  data: TimelineData;
+  data: WhatIfResult;
   elapsedMs: number;
 }
 

@@ -109,7 +109,7 @@ export interface OnDemandSummary {
   totalRelistDelayMs: number;
 }
 
-export interface Timeline {
+export interface SimulationRun {
   scenario: string;
   seed: number;
   kubeletVersion: string;

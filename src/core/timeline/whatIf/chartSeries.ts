@@ -3,7 +3,7 @@
 // visible to Healthy() when that relist's GetPods returns. It grows by one second per second and drops
 // whenever a new stamp becomes visible, so PLEG is unhealthy exactly while it is above the threshold.
 
-import type { Timeline } from '../pleg/sim/timeline';
+import type { SimulationRun } from '../../pleg/sim/simulationRun';
 import type { ChartSeries } from './whatIfTypes';
 
 type Column = Exclude<keyof ChartSeries, 'x'>;
@@ -26,7 +26,7 @@ interface StampChange {
  * relists' first and last stamps are estimated (one period after the earlier relist ended, one period
  * before the later one started), which keeps the drawn quantity below a period plus a fast relist there.
  */
-function stampChanges(timeline: Timeline, periodMs: number): StampChange[] {
+function stampChanges(timeline: SimulationRun, periodMs: number): StampChange[] {
   const out: StampChange[] = [];
   const estimateGap = (fromMs: number, toMs: number): void => {
     if (timeline.relistsRecorded !== 'notable' || toMs - fromMs <= 1.5 * periodMs) return;
@@ -45,7 +45,7 @@ function stampChanges(timeline: Timeline, periodMs: number): StampChange[] {
   return out;
 }
 
-export function chartSeries(timeline: Timeline, periodMs: number): ChartSeries {
+export function chartSeries(timeline: SimulationRun, periodMs: number): ChartSeries {
   const end = timeline.durationMs;
   const rows: Row[] = [
     { xMs: 0, column: null, valueMs: 0 },

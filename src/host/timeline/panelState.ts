@@ -1,7 +1,7 @@
 // What a timeline panel keeps with the webview's setState, so that the serializer can bring the same
 // panel back after a window reload. The webview writes it; on restore it is untrusted input, checked here.
 
-import type { PanelTarget } from '../../shared/panelProtocol';
+import type { PanelTarget } from '../../shared/timeline/panelProtocol';
 
 export interface RestoredPanel {
   /** The node the panel showed; null for the what-if-only panel. */

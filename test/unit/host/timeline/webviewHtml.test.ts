@@ -2,7 +2,7 @@
 
 import type * as vscode from 'vscode';
 import { describe, expect, it } from 'vitest';
-import { webviewHtml } from '../../../../src/host/panels/webviewHtml';
+import { webviewHtml } from '../../../../src/host/timeline/webviewHtml';
 
 const uri = (s: string): vscode.Uri => ({ toString: () => s }) as vscode.Uri;
 const html = (): string =>

@@ -6,9 +6,9 @@
 
 import * as vscode from 'vscode';
 import type { TimelineSession } from '../../core/timeline/session';
-import { DEFAULT_WHAT_IF } from '../../core/whatIf/whatIfTimeline';
-import { parseWebviewMessage, PROTOCOL_VERSION } from '../../shared/panelProtocol';
-import type { ExportFormat, FeedState, HostToWebview, PanelTarget, SessionHeadline, WebviewToHost } from '../../shared/panelProtocol';
+import { DEFAULT_WHAT_IF } from '../../core/timeline/whatIf/whatIfTimeline';
+import { parseWebviewMessage, PROTOCOL_VERSION } from '../../shared/timeline/panelProtocol';
+import type { ExportFormat, FeedState, HostToWebview, PanelTarget, SessionHeadline, WebviewToHost } from '../../shared/timeline/panelProtocol';
 import { t } from '../l10n';
 import type { Services } from '../services';
 import { PanelRegistry, type RegisteredPanel } from './panelRegistry';

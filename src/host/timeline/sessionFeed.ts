@@ -3,7 +3,7 @@
 // and the unit tests see the same small interface.
 
 import type { SessionDelta, TimelineSession } from '../../core/timeline/session';
-import type { SessionMode } from '../../shared/panelProtocol';
+import type { SessionMode } from '../../shared/timeline/panelProtocol';
 
 export interface Subscription {
   dispose(): void;

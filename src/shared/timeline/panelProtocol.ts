@@ -2,13 +2,13 @@
 // The host validates every inbound message at runtime (parseWebviewMessage), because a webview is
 // untrusted input like any other. The what-if's own types live in core; this file only carries them.
 
-import { checkWhatIfParams, type ParamProblem } from '../core/whatIf/whatIfParams';
-import type { TimelineData, WhatIfParams } from '../core/whatIf/whatIfTypes';
-import type { Verdict } from '../core/classify/types';
-import type { SessionDelta, TimelineSession } from '../core/timeline/session';
+import { checkWhatIfParams, type ParamProblem } from '../../core/timeline/whatIf/whatIfParams';
+import type { WhatIfResult, WhatIfParams } from '../../core/timeline/whatIf/whatIfTypes';
+import type { Verdict } from '../../core/classify/types';
+import type { SessionDelta, TimelineSession } from '../../core/timeline/session';
 
-export type { ChartSeries, Finding, FindingLevel, KubeletLine, TimelineData, TimeWindow, WhatIfNumericKey, WhatIfParams } from '../core/whatIf/whatIfTypes';
-export type { ParamProblem } from '../core/whatIf/whatIfParams';
+export type { ChartSeries, Finding, FindingLevel, KubeletLine, WhatIfResult, TimeWindow, WhatIfNumericKey, WhatIfParams } from '../../core/timeline/whatIf/whatIfTypes';
+export type { ParamProblem } from '../../core/timeline/whatIf/whatIfParams';
 
 /** Bumped on any incompatible change; the host refuses a webview that speaks another version. */
 export const PROTOCOL_VERSION = 3;
@@ -30,7 +30,7 @@ export type FeedState = 'running' | 'paused' | 'ended' | 'failed';
 
 export type ExportFormat = 'json' | 'csv';
 
-/** The node's state now (a recording: at its end), worded by the host (src/host/panels/timelineHeadline.ts). */
+/** The node's state now (a recording: at its end), worded by the host (src/host/timeline/timelineHeadline.ts). */
 export interface SessionHeadline {
   /** The classifier's verdict (the tree's and the report's); null when there is no Ready condition yet. */
   verdict: Verdict | null;
@@ -45,7 +45,7 @@ export interface SessionHeadline {
 export type HostToWebview =
   /** The answer to `ready`: nothing else is sent before it. */
   | { type: 'init'; protocolVersion: number; strings: Record<string, string>; params: WhatIfParams; target: PanelTarget | null; recording: string | null }
-  | { type: 'timeline'; requestId: number; data: TimelineData }
+  | { type: 'timeline'; requestId: number; data: WhatIfResult }
   /**
    * The whole session (on open, and again after the page is rebuilt). `label` names the source for the
    * user ("Replay: simulated …", "Live: …"); `headline` is the node's state now (a recording: at its end)

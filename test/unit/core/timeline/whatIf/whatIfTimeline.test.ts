@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sinceLastRelistStartAt } from '../../../../src/core/whatIf/chartSeries';
-import { parseScenario } from '../../../../src/core/pleg/sim/scenario';
-import { simulate } from '../../../../src/core/pleg/sim/simulate';
-import { DEFAULT_WHAT_IF, runWhatIf, whatIfScenario } from '../../../../src/core/whatIf/whatIfTimeline';
-import type { ChartSeries, TimelineData } from '../../../../src/core/whatIf/whatIfTypes';
+import { sinceLastRelistStartAt } from '../../../../../src/core/timeline/whatIf/chartSeries';
+import { parseScenario } from '../../../../../src/core/pleg/sim/scenario';
+import { simulate } from '../../../../../src/core/pleg/sim/simulate';
+import { DEFAULT_WHAT_IF, runWhatIf, whatIfScenario } from '../../../../../src/core/timeline/whatIf/whatIfTimeline';
+import type { ChartSeries, WhatIfResult } from '../../../../../src/core/timeline/whatIf/whatIfTypes';
 
 const nonNull = (values: ReadonlyArray<number | null>): number[] => values.filter((v): v is number => v !== null);
 
@@ -13,7 +13,7 @@ function expectAligned(s: ChartSeries): void {
 }
 
 /** PLEG is unhealthy exactly while the drawn quantity is above the threshold (checked on a grid). */
-function expectBandsMatchQuantity(data: TimelineData, stepMs: number): void {
+function expectBandsMatchQuantity(data: WhatIfResult, stepMs: number): void {
   const inBand = (x: number): boolean => data.unhealthy.some((w) => x > w.fromMs && x < w.toMs);
   const onEdge = (x: number): boolean => data.unhealthy.some((w) => Math.abs(x - w.fromMs) < stepMs || Math.abs(x - w.toMs) < stepMs);
   let checked = 0;

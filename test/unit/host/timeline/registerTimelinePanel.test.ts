@@ -109,10 +109,10 @@ vi.mock('vscode', () => {
   };
 });
 
-const { registerTimelinePanel } = await import('../../../../src/host/panels/registerTimelinePanel');
-const { panels } = await import('../../../../src/host/panels/timelinePanel');
+const { registerTimelinePanel } = await import('../../../../src/host/timeline/registerTimelinePanel');
+const { panels } = await import('../../../../src/host/timeline/timelinePanel');
 const { CommandIds } = await import('../../../../src/shared/commandIds');
-const { PROTOCOL_VERSION } = await import('../../../../src/shared/panelProtocol');
+const { PROTOCOL_VERSION } = await import('../../../../src/shared/timeline/panelProtocol');
 
 const logs: string[] = [];
 const logger = { trace: () => undefined, debug: (m: string) => logs.push(m), info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)) };
