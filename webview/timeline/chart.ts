@@ -7,17 +7,12 @@
 
 import uPlot from 'uplot';
 import type { WhatIfResult, TimeWindow } from '../../src/shared/timeline/panelProtocol';
+import type { ChartWords } from './chartWords';
 import { themeColor } from './themeColor';
 import { clipSpan } from './clipSpan';
 
-export interface ChartLabels {
-  time: string;
-  healthAxis: string;
-  durationAxis: string;
-  health: string;
-  threshold: string;
-  duration: string;
-  failed: string;
+/** The what-if chart's words: the shared ones, and its own for unfinished relists and the two bands. */
+export interface ChartLabels extends ChartWords {
   unfinished: string;
   unhealthyBand: string;
   notReadyBand: string;

@@ -9,7 +9,7 @@ import type { WhatIfResult, WhatIfParams } from '../../src/shared/timeline/panel
 import { renderChart } from './chart';
 import { t } from './strings';
 import { loadState, nextRequestId, post, saveState } from './vscodeApi';
-import { el } from './dom';
+import { el, liveRegion } from './dom';
 
 let pendingRequestId = 0;
 
@@ -169,12 +169,8 @@ function showTimeline(data: WhatIfResult): void {
 
 /** The what-if pane's elements; `params` are the knobs to show (saved ones, or the host's defaults). */
 export function buildWhatIf(params: WhatIfParams): { elements: HTMLElement[]; rerun: () => void } {
-  const status = el('p', '', 'status');
-  status.id = 'status';
-  status.setAttribute('role', 'status');
-  const error = el('p', '', 'error');
-  error.id = 'error';
-  error.setAttribute('role', 'alert');
+  const status = liveRegion('p', 'status', 'status', 'status');
+  const error = liveRegion('p', 'error', 'error', 'alert');
   error.hidden = true;
   const title = el('h2', t('title'));
   title.id = 'title';
