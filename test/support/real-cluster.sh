@@ -53,8 +53,9 @@ R="${!STATE_VAR:-$STATE_DEFAULT}"
 export "$STATE_VAR=$R"
 S="$R/run"
 # What every kit needs (one `install` for all: `npm run test:integration` runs them one after the other);
-# docker.io is the 1.22 kit's dockerd.
-PACKAGES=(containerd runc containernetworking-plugins busybox-static openssl curl xz-utils iproute2 docker.io)
+# docker.io is the 1.22 kit's dockerd; prometheus ships promtool, which the alert-rule tests run
+# (test/unit/deploy/alertRules.test.ts), and the Prometheus the in-cluster tests scrape with.
+PACKAGES=(containerd runc containernetworking-plugins busybox-static openssl curl xz-utils iproute2 docker.io prometheus)
 
 # The cluster kit: $PLEG_REAL_K8S_DIR when set (it must be complete), else ../shared/<folder> beside the repo.
 kit_dir() {
