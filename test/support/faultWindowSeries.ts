@@ -110,7 +110,7 @@ function labelsText(labels: Readonly<Record<string, string>>): string {
 /** The kubelet families the rules under test read (ours and the kubernetes-mixin's). */
 const KUBELET_FAMILIES = new Set(['kubelet_pleg_last_seen_seconds', 'kubelet_pleg_relist_duration_seconds', 'kubelet_pleg_relist_interval_seconds', 'kubelet_node_name']);
 
-export function faultWindowSeries(opts: { scrapeTimeoutS?: number; dir?: string } = {}): FaultWindow {
+export function faultWindowSeries(opts: { scrapeTimeoutS?: number | undefined; dir?: string } = {}): FaultWindow {
   const dir = opts.dir ?? REAL_KUBELET_132;
   const times = JSON.parse(readFileSync(join(dir, 'fault-times.json'), 'utf8')) as { sigstop_epoch: number; sigcont_epoch: number };
   const origin = Math.floor(times.sigstop_epoch) - 60;
