@@ -37,10 +37,10 @@ export function unknownVerdict(reason: string): NpdVerdict {
   return { exitCode: NPD_UNKNOWN, message: npdMessage(reason) };
 }
 
-/** Whole seconds, as Go prints a duration (`1m10s`); a prediction already due reads `now`. */
-function inSeconds(seconds: number): string {
+/** `NotReady predicted in 1m10s` (whole seconds, as Go prints a duration), or `NotReady due now`. */
+function predictedText(seconds: number): string {
   const whole = Math.max(0, Math.round(seconds));
-  return whole === 0 ? 'now' : formatGoDuration(BigInt(whole) * 1_000_000_000n);
+  return whole === 0 ? 'NotReady due now' : `NotReady predicted in ${formatGoDuration(BigInt(whole) * 1_000_000_000n)}`;
 }
 
 /** The value of a family the agent serves as one series; undefined when absent or not one series. */
@@ -68,8 +68,8 @@ export function npdVerdict(metricsText: string, cause?: string): NpdVerdict {
   const causes = (families.find((f) => f.name === FINDING_METRIC)?.samples ?? []).filter((s) => s.value === 1).map((s) => s.labels['cause'] ?? '?');
   if (predicted === Infinity) return { exitCode: NPD_OK, message: npdMessage('no NotReady predicted') };
   if (cause !== undefined && !causes.includes(cause)) {
-    return { exitCode: NPD_OK, message: npdMessage(`NotReady predicted in ${inSeconds(predicted)}, not from ${cause}`) };
+    return { exitCode: NPD_OK, message: npdMessage(`${predictedText(predicted)}, not from ${cause}`) };
   }
   const why = causes.length === 0 ? 'no node-side cause found' : causes.join(', ');
-  return { exitCode: NPD_PROBLEM, message: npdMessage(`NotReady predicted in ${inSeconds(predicted)}: ${why}`) };
+  return { exitCode: NPD_PROBLEM, message: npdMessage(`${predictedText(predicted)}: ${why}`) };
 }

@@ -29,8 +29,8 @@ describe('npdVerdict', () => {
     });
   });
 
-  it('a prediction already due reads "now"; no failing check is said so', () => {
-    expect(npdVerdict(body('0')).message).toBe('NotReady predicted in now: no node-side cause found');
+  it('a prediction already due reads "due now"; no failing check is said so', () => {
+    expect(npdVerdict(body('0')).message).toBe('NotReady due now: no node-side cause found');
   });
 
   it('--cause: a problem only when that check fails too', () => {
