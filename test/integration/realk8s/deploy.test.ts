@@ -60,7 +60,8 @@ beforeAll(() => {
 
 afterAll(() => {
   if (cluster) {
-    kubectl(cluster, ['delete', 'namespace', 'pleg-doctor', '--ignore-not-found', '--wait=false']);
+    // Waited for: a pod still being torn down would add runtime calls to a later fault window's kubelet.
+    kubectl(cluster, ['delete', 'namespace', 'pleg-doctor', '--ignore-not-found', '--wait=true', '--timeout=90s']);
     kubectl(cluster, ['delete', 'clusterrole,clusterrolebinding', 'pleg-doctor-agent', '--ignore-not-found']);
   }
   scratch?.remove();
@@ -86,6 +87,14 @@ describe('deploy/kubernetes on the real API server', () => {
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^${object.replace(/[./]/g, '\\$&')} (created|configured|unchanged) \\(server dry run\\)$`, 'm'));
     }
+  });
+
+  it('deploy/prometheus-operator renders the base plus a ServiceMonitor and a PrometheusRule, all in pleg-doctor', () => {
+    const r = run('kubectl', ['kustomize', join(REPO, 'deploy/prometheus-operator')]);
+    expect(r.status, r.stderr).toBe(0);
+    const docs = loadAll(r.stdout) as { kind: string; metadata: { namespace?: string } }[];
+    expect(docs.map((d) => d.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'DaemonSet', 'Namespace', 'PrometheusRule', 'Service', 'ServiceAccount', 'ServiceMonitor']);
+    for (const d of docs.filter((x) => !['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(x.kind))) expect(d.metadata.namespace).toBe('pleg-doctor');
   });
 
   it('the server refuses a broken DaemonSet (so the dry run above checks something)', () => {
