@@ -137,7 +137,7 @@ describe('pleg-doctor (dispatch)', () => {
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(2);
     // The lead registers more commands; the list must name at least ours.
-    expect(unknown.err).toMatch(/^pleg-doctor: unknown command "frobnicate" \(commands: [a-z, ]*\bclassify, [a-z, ]*\bnodes\b[a-z, ]*; try --help\)\n$/u);
+    expect(unknown.err).toMatch(/^pleg-doctor: unknown command "frobnicate" \(commands: [a-z, -]*\bclassify, [a-z, -]*\bnodes\b[a-z, -]*; try --help\)\n$/u);
     expect(await run(['--frob'])).toMatchObject({ code: 2 });
     expect((await run(['toString'])).code).toBe(2); // not an inherited property
   });
