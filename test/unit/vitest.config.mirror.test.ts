@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '../..');
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.mjs', '.json'];
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.mjs', '.json', '.yaml'];
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

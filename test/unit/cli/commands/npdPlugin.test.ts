@@ -4,9 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/dispatch';
-import { COMMANDS } from '../../../src/cli/registry';
-import { memoryIo } from './memoryIo';
+import { runCli } from '../../../../src/cli/dispatch';
+import { COMMANDS } from '../../../../src/cli/registry';
+import { memoryIo } from '../../../support/memoryIo';
 
 let servers: Server[] = [];
 afterEach(async () => {

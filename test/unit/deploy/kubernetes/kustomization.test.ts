@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadAll, load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../src/cli/registry';
-import { NPD_MAX_OUTPUT_LENGTH } from '../../../src/core/npd/npdVerdict';
-import { parseGoDurationSeconds } from '../../../src/core/util/goDuration';
+import { COMMANDS } from '../../../../src/cli/registry';
+import { NPD_MAX_OUTPUT_LENGTH } from '../../../../src/core/npd/npdVerdict';
+import { parseGoDurationSeconds } from '../../../../src/core/util/goDuration';
 
-const DEPLOY = resolve(__dirname, '../../../deploy');
+const DEPLOY = resolve(__dirname, '../../../../deploy');
 const read = (path: string): string => readFileSync(resolve(DEPLOY, path), 'utf8');
 const yaml = <T>(path: string): T => load(read(path)) as T;
 

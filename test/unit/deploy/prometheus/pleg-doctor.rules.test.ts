@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { faultWindowSeries, type FaultWindow } from '../../support/faultWindowSeries';
+import { faultWindowSeries, type FaultWindow } from '../../../support/faultWindowSeries';
 
-const RULES = resolve(__dirname, '../../../deploy/prometheus/pleg-doctor.rules.yaml');
+const RULES = resolve(__dirname, '../../../../deploy/prometheus/pleg-doctor.rules.yaml');
 
 // kubernetes-monitoring/kubernetes-mixin: rules/kubelet.libsonnet (the recording rule, one per quantile;
 // 0.99 is the one the alert reads) and alerts/kubelet.libsonnet (KubeletPlegDurationHigh), with the

@@ -2,7 +2,7 @@
 // (ASCII, ≤ 80 bytes: NPD cuts stdout at max_output_length bytes).
 
 import { describe, expect, it } from 'vitest';
-import { npdMessage, npdVerdict, NPD_MAX_OUTPUT_LENGTH } from '../../../src/core/npd/npdVerdict';
+import { npdMessage, npdVerdict, NPD_MAX_OUTPUT_LENGTH } from '../../../../src/core/npd/npdVerdict';
 
 /** An agent body in the contract's names (a stand-in until the agent's own output is captured). */
 function body(predicted: string, findings: Record<string, number> = {}): string {
