@@ -1,4 +1,4 @@
-// Types of what esbuild.mjs exports, for the TypeScript that imports it (test/unit/build, bench/activation.ts).
+// Types of what esbuild.mjs exports, for the TypeScript that imports it (test/unit/esbuild.*.test.ts, test/unit/host/activationProbe.test.ts, bench/activation.ts).
 import type { BuildOptions } from 'esbuild';
 
 export function extensionTargets(options: { production: boolean; outdir?: string }): BuildOptions[];

@@ -1,6 +1,6 @@
 // One build script for every bundle. `--production` minifies, `--watch` rebuilds on change.
 // tsc --noEmit does the type checking; esbuild only transpiles and bundles.
-// Imported by test/unit/build (extensionTargets), so the build runs only when this is the script Node started.
+// Imported by the bundle tests (test/unit/esbuild.*.test.ts: extensionTargets), so the build runs only when this is the script Node started.
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
@@ -39,7 +39,7 @@ export const ACTIVATION_BANNER =
 
 /**
  * What the VS Code extension host loads: extension.js at activation, and the bundles
- * src/host/lazyBundles.ts requires by path on first use (the Kubernetes client; ssh2 + CRI; the LSP client).
+ * src/host/bundles/loader.ts requires by path on first use (the Kubernetes client; ssh2 + CRI; the LSP client).
  * @param {{ production: boolean, outdir?: string }} options
  * @returns {import('esbuild').BuildOptions[]}
  */
@@ -48,9 +48,9 @@ export function extensionTargets({ production, outdir = 'dist' }) {
     // The first statement of the bundle marks when the extension host began running it, in wall and thread
     // CPU time (src/host/activationProbe.ts).
     { ...nodeTarget(production, 'src/extension.ts', `${outdir}/extension.js`), banner: { js: ACTIVATION_BANNER } },
-    nodeTarget(production, 'src/host/lazyKube.ts', `${outdir}/kube.js`),
-    nodeTarget(production, 'src/host/lazyNodeAccess.ts', `${outdir}/nodeAccess.js`),
-    nodeTarget(production, 'src/host/lazyLanguageClient.ts', `${outdir}/languageClient.js`),
+    nodeTarget(production, 'src/host/bundles/kubeEntry.ts', `${outdir}/kube.js`),
+    nodeTarget(production, 'src/host/bundles/nodeAccessEntry.ts', `${outdir}/nodeAccess.js`),
+    nodeTarget(production, 'src/host/bundles/languageClientEntry.ts', `${outdir}/languageClient.js`),
   ].map((t) => ({ ...t, plugins: [vscodeOnce] }));
 }
 

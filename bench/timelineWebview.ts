@@ -22,11 +22,11 @@ import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import type * as vscode from 'vscode';
 import { englishText } from '../src/core/tree/localize';
-import { DEFAULT_WHAT_IF } from '../src/core/whatIf/whatIfTimeline';
-import { sessionHeadline } from '../src/host/panels/timelineHeadline';
-import { webviewStrings } from '../src/host/panels/timelineStrings';
-import { webviewHtml } from '../src/host/panels/webviewHtml';
-import { PROTOCOL_VERSION, type HostToWebview } from '../src/shared/panelProtocol';
+import { DEFAULT_WHAT_IF } from '../src/core/timeline/whatIf/whatIfTimeline';
+import { sessionHeadline } from '../src/host/timeline/timelineHeadline';
+import { webviewStrings } from '../src/host/timeline/timelineStrings';
+import { webviewHtml } from '../src/host/timeline/webviewHtml';
+import { PROTOCOL_VERSION, type HostToWebview } from '../src/shared/timeline/panelProtocol';
 import { SessionRecorder } from '../test/support/timelineSession';
 import { updateCosts } from './rendererFrames';
 

@@ -1,4 +1,4 @@
-// Types of what noImportCycle.mjs exports, for the TypeScript that imports it (test/unit/lint).
+// Types of what noImportCycle.mjs exports, for the TypeScript that imports it (test/unit/eslint/noImportCycle.test.ts).
 import type { ESLint, Rule } from 'eslint';
 
 export const noImportCycle: Rule.RuleModule;

@@ -1,4 +1,4 @@
-// Types of what scripts/l10n.mjs exports, for test/unit/host/manifest.test.ts.
+// Types of what scripts/l10n.mjs exports, for test/unit/package.commands.test.ts.
 export const L10N_SOURCES: string[];
 export const BUNDLE: string;
 export function asVscodeL10n(source: string): string;

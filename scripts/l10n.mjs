@@ -6,7 +6,7 @@
 //
 //   node scripts/l10n.mjs          writes l10n/bundle.l10n.json
 //   node scripts/l10n.mjs --check  exits 1 naming the difference when the file is not what the sources give
-// The zh-cn translation (l10n/bundle.l10n.zh-cn.json) is kept by hand; test/unit/host/manifest.test.ts
+// The zh-cn translation (l10n/bundle.l10n.zh-cn.json) is kept by hand; test/unit/package.commands.test.ts
 // checks that every key has one.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -46,6 +46,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'List the live nodes of the kubeconfig\'s current context (or --context, --all-contexts) with their verdicts',
     load: async () => (await loadRemoteCommands()).nodesCommand(),
   },
+  'npd-plugin': {
+    summary: 'node-problem-detector custom plugin: asks the local pleg-doctor agent whether NotReady is predicted (exit 0/1/3)',
+    load: async () => (await import('./commands/npdPlugin')).npdPluginCommand,
+  },
   replay: {
     summary: 'Replay PLEG traces through the kubelet PLEG model (--kubelet 1.26|1.32 FILE...)',
     load: async () => (await import('./commands/replay')).replayCommand,

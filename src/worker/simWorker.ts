@@ -2,8 +2,8 @@
 // extension. The host terminates this worker to cancel a run.
 
 import { parentPort } from 'node:worker_threads';
-import { runWhatIf } from '../core/whatIf/whatIfTimeline';
-import type { SimWorkerReply, SimWorkerRequest } from '../shared/timelineWorkerProtocol';
+import { runWhatIf } from '../core/timeline/whatIf/whatIfTimeline';
+import type { SimWorkerReply, SimWorkerRequest } from '../shared/timeline/workerProtocol';
 import { errorText } from '../core/util/errorText';
 
 const port = parentPort;

@@ -357,7 +357,7 @@ async function main() {
         const text = (await notes.allTextContents()).join(' / ');
         assert(/first unhealthy at/.test(text), `the notes do not report PLEG going unhealthy: ${text}`);
         assert(/Ready=False/.test(text), `the notes do not report the node going NotReady: ${text}`);
-        // The README caption of this screenshot says 179 s; test/unit/pleg/simFrozenRuntime.test.ts ties it to the recording.
+        // The README caption of this screenshot says 179 s; test/unit/core/pleg/sim/simulate.frozenRuntime.test.ts ties it to the recording.
         assert(/\(179\.\d s after the freeze\)/.test(text), `the notes do not say PLEG went unhealthy 179 s after the freeze: ${text}`);
         await shot('5-what-if-timeline');
         // The README shot: the panel alone (the output panel of earlier checks may share the window).

@@ -18,6 +18,9 @@
 #   bash test/support/real-cluster.sh freeze|thaw    SIGSTOP / SIGCONT the cluster's own runtime (containerd,
 #                                                    or dockerd for 1.22: dockershim's runtime)
 #   bash test/support/real-cluster.sh pod NAME       a busybox pod bound to the node (cluster.sh pod)
+#   bash test/support/real-cluster.sh image-import FILE.tar
+#                                                    load a docker-archive into the node's containerd
+#                                                    (cluster.sh image-import; the 1.26 and 1.36 kits)
 #   bash test/support/real-cluster.sh restart-apiserver [--flag=value ...]
 #                                                    stop the kube-apiserver and start it again with the
 #                                                    same command line (plus or replacing these flags)
@@ -53,8 +56,9 @@ R="${!STATE_VAR:-$STATE_DEFAULT}"
 export "$STATE_VAR=$R"
 S="$R/run"
 # What every kit needs (one `install` for all: `npm run test:integration` runs them one after the other);
-# docker.io is the 1.22 kit's dockerd.
-PACKAGES=(containerd runc containernetworking-plugins busybox-static openssl curl xz-utils iproute2 docker.io)
+# docker.io is the 1.22 kit's dockerd; prometheus ships promtool, which the alert-rule tests run
+# (test/unit/deploy/alertRules.test.ts), and the Prometheus the in-cluster tests scrape with.
+PACKAGES=(containerd runc containernetworking-plugins busybox-static openssl curl xz-utils iproute2 docker.io prometheus)
 
 # The cluster kit: $PLEG_REAL_K8S_DIR when set (it must be complete), else ../shared/<folder> beside the repo.
 kit_dir() {
@@ -184,6 +188,7 @@ case "${1:-}" in
   freeze) cmd_freeze ;;
   thaw) cmd_thaw ;;
   pod) shift; cluster pod "$@" ;;
+  image-import) shift; cluster image-import "$@" ;;
   restart-apiserver) shift; cmd_restart_apiserver "$@" ;;
-  *) echo "usage: $0 install|up|status|down|check|env|freeze|thaw|pod NAME|restart-apiserver [--flag=value ...]" >&2; exit 2 ;;
+  *) echo "usage: $0 install|up|status|down|check|env|freeze|thaw|pod NAME|image-import FILE.tar|restart-apiserver [--flag=value ...]" >&2; exit 2 ;;
 esac

@@ -6,18 +6,13 @@
 // means one thing in both tabs. The legend is ours (uPlot's live legend is off), so the bands get entries too.
 
 import uPlot from 'uplot';
-import type { TimelineData, TimeWindow } from '../../src/shared/panelProtocol';
+import type { WhatIfResult, TimeWindow } from '../../src/shared/timeline/panelProtocol';
+import type { ChartWords } from './chartWords';
 import { themeColor } from './themeColor';
 import { clipSpan } from './clipSpan';
 
-export interface ChartLabels {
-  time: string;
-  healthAxis: string;
-  durationAxis: string;
-  health: string;
-  threshold: string;
-  duration: string;
-  failed: string;
+/** The what-if chart's words: the shared ones, and its own for unfinished relists and the two bands. */
+export interface ChartLabels extends ChartWords {
   unfinished: string;
   unhealthyBand: string;
   notReadyBand: string;
@@ -42,7 +37,7 @@ function paintWindows(u: uPlot, windows: readonly TimeWindow[], color: string, t
   ctx.restore();
 }
 
-function legend(data: TimelineData, labels: ChartLabels): HTMLElement {
+function legend(data: WhatIfResult, labels: ChartLabels): HTMLElement {
   const list = document.createElement('ul');
   list.className = 'legend';
   const has = (values: ReadonlyArray<number | null>): boolean => values.some((v) => v !== null);
@@ -72,7 +67,7 @@ function dots(color: string, size: number): uPlot.Series {
   return { scale: 'd', stroke: color, width: 0, paths: () => null, points: { show: true, size, width: 1, stroke: color, fill: color } };
 }
 
-export function renderChart(host: HTMLElement, data: TimelineData, labels: ChartLabels): uPlot {
+export function renderChart(host: HTMLElement, data: WhatIfResult, labels: ChartLabels): uPlot {
   host.replaceChildren();
   const s = data.series;
   const threshold = s.x.map(() => data.thresholdMs / 1000);

@@ -15,7 +15,7 @@ import { onPixelRatioChange } from './pixelRatio';
 import { hairline, ownLinePaths } from './ownLines';
 import { BREAK_AFTER_PERIODS } from './lineGaps';
 import { clipSpan } from './clipSpan';
-import type { SessionChartLabels } from './sessionLegend';
+import type { SessionChartLabels, SessionLegendKey } from './sessionLegend';
 
 export type { SessionChartLabels } from './sessionLegend';
 import { lowerBound } from './lowerBound';
@@ -40,27 +40,11 @@ const HEALTH_LINE_PX = 1.5;
  */
 const DENSE_POINT_SPACING_PX = 3;
 
-interface Palette {
+/** A colour per legend entry (so an entry and what it names always match), and the chart's own. */
+interface Palette extends Record<SessionLegendKey, string> {
   fg: string;
   grid: string;
-  health: string;
-  threshold: string;
-  duration: string;
-  failed: string;
-  kubeletAge: string;
-  kubeletDuration: string;
-  kubeletPodDuration: string;
-  discards: string;
-  rpcErrors: string;
   healthy: string;
-  unhealthy: string;
-  predicted: string;
-  readyFalse: string;
-  readyUnknown: string;
-  started: string;
-  died: string;
-  removed: string;
-  changed: string;
   /** Text written on a lane bar. */
   onBar: string;
 }
@@ -79,6 +63,7 @@ function palette(): Palette {
     kubeletPodDuration: themeColor('--vscode-charts-orange', '#d18616'),
     discards: themeColor('--vscode-charts-purple', '#b180d7'),
     rpcErrors: themeColor('--vscode-charts-red', '#f14c4c'),
+    kubeletErrors: themeColor('--vscode-charts-red', '#f14c4c'),
     healthy: themeColor('--vscode-testing-iconPassed', '#73c991'),
     unhealthy: themeColor('--vscode-charts-red', '#f14c4c'),
     predicted: themeColor('--vscode-charts-orange', '#d18616'),
@@ -282,7 +267,7 @@ function mainOptions(s: SessionSeries, width: number, p: Palette, labels: Sessio
           paintMarkers(u, s.discards, p.discards, 0, 'tri');
           paintMarkers(u, s.rpcErrors, p.rpcErrors, 1, 'cross');
           // The kubelet's own CRI errors from its metrics, a row below the model's.
-          paintMarkers(u, s.kubeletErrors, p.rpcErrors, 2, 'cross');
+          paintMarkers(u, s.kubeletErrors, p.kubeletErrors, 2, 'cross');
         },
       ],
       setCursor: [

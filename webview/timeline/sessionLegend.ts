@@ -2,40 +2,10 @@
 // (a simulation draws no pod events and a feed without SSH no relists: their entries would be noise).
 // Pure (no DOM), so the unit tests hold it.
 
+import type { ChartWords } from './chartWords';
 import { predictedBands, type SessionSeries } from './sessionSeries';
 
-/** The charts' words (localized by the host): series, lanes, bands and markers. */
-export interface SessionChartLabels {
-  time: string;
-  healthAxis: string;
-  durationAxis: string;
-  health: string;
-  threshold: string;
-  duration: string;
-  failed: string;
-  kubeletAge: string;
-  kubeletDuration: string;
-  kubeletPodDuration: string;
-  discards: string;
-  rpcErrors: string;
-  kubeletErrors: string;
-  laneHealth: string;
-  /** The health lane's name when it comes from the kubelet's metrics (no model relists). */
-  laneHealthKubelet: string;
-  lanePredicted: string;
-  laneReady: string;
-  unhealthy: string;
-  predicted: string;
-  readyFalse: string;
-  readyUnknown: string;
-  started: string;
-  died: string;
-  removed: string;
-  changed: string;
-  otherPods: string;
-}
-
-
+/** What the session legend can name; each is also a colour of the session charts' palette (sessionChart.ts). */
 export type SessionLegendKey =
   | 'health'
   | 'threshold'
@@ -55,6 +25,19 @@ export type SessionLegendKey =
   | 'died'
   | 'removed'
   | 'changed';
+
+/**
+ * The session charts' words (localized by the host): the axes and series both tabs draw, a legend entry
+ * per key, and the lanes' names.
+ */
+export interface SessionChartLabels extends ChartWords, Record<SessionLegendKey, string> {
+  laneHealth: string;
+  /** The health lane's name when it comes from the kubelet's metrics (no model relists). */
+  laneHealthKubelet: string;
+  lanePredicted: string;
+  laneReady: string;
+  otherPods: string;
+}
 
 /** The legend: an entry for each thing the charts draw for this session, and nothing else. */
 export function legendEntries(s: SessionSeries, labels: SessionChartLabels): Array<[SessionLegendKey, string]> {

@@ -4,12 +4,12 @@
 // drawn at most once per frame.
 
 import { applySessionDelta, type SessionRelist, type TimelineSession } from '../../src/core/timeline/session';
-import type { FeedState, HostToWebview, SessionHeadline, SessionMode } from '../../src/shared/panelProtocol';
+import type { FeedState, HostToWebview, SessionHeadline, SessionMode } from '../../src/shared/timeline/panelProtocol';
 import { renderSessionCharts, type SessionChartLabels, type SessionCharts } from './sessionChart';
 import { legendEntries } from './sessionLegend';
 import { appendDelta, drawnValueAt, nearestIndex, sessionSeries, type SessionSeries } from './sessionSeries';
 import { formatGoDurationMs } from '../../src/core/util/goDuration';
-import { el } from './dom';
+import { el, liveRegion } from './dom';
 import { PLEG_CONSTANTS } from '../../src/core/pleg/profiles';
 
 export type Translate = (key: string, ...args: Array<string | number>) => string;
@@ -62,12 +62,8 @@ export class SessionPane {
     const label = el('p', '', 'session-label');
     label.id = 'session-label';
     // The node's state now (a recording: at its end) in the classifier's words, above the model's prediction.
-    const headline = el('p', '', 'headline');
-    headline.id = 'headline';
-    headline.setAttribute('role', 'status');
-    const prediction = el('p', '', 'prediction');
-    prediction.id = 'prediction';
-    prediction.setAttribute('role', 'status');
+    const headline = liveRegion('p', 'headline', 'headline', 'status');
+    const prediction = liveRegion('p', 'prediction', 'prediction', 'status');
     const lacks = el('ul', undefined, 'lacks');
     lacks.id = 'lacks';
     header.append(title, headline, label, prediction, lacks);
@@ -101,9 +97,7 @@ export class SessionPane {
     exportJson.addEventListener('click', () => this.export('json'));
     const exportCsv = button('export-csv', t('exportCsv'), true);
     exportCsv.addEventListener('click', () => this.export('csv'));
-    const feed = el('span', '', 'feed-state');
-    feed.id = 'feed-state';
-    feed.setAttribute('role', 'status');
+    const feed = liveRegion('span', 'feed-state', 'feed-state', 'status');
     toolbar.append(pause, range, reset, exportJson, exportCsv, feed);
 
     const chart = el('div', undefined, 'chart session-chart');

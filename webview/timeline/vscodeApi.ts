@@ -1,7 +1,7 @@
 // acquireVsCodeApi() may be called once per webview; this module is the only caller. State survives the
 // panel being hidden and a window reload (with the serializer) through getState/setState.
 
-import type { HostToWebview, WebviewToHost } from '../../src/shared/panelProtocol';
+import type { HostToWebview, WebviewToHost } from '../../src/shared/timeline/panelProtocol';
 
 interface PersistedState {
   /** Unchecked: whatever an older version stored; main.ts validates it before use. */

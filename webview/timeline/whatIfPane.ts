@@ -3,13 +3,13 @@
 // the 3-minute threshold and states the findings, most important first. The strings come from the host
 // (localized there); the few messages that are built here from them stay in that language.
 
-import { checkWhatIfParams } from '../../src/core/whatIf/whatIfParams';
-import { KUBELET_LINE_LABELS, KUBELET_LINES, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/whatIf/whatIfTypes';
-import type { TimelineData, WhatIfParams } from '../../src/shared/panelProtocol';
+import { checkWhatIfParams } from '../../src/core/timeline/whatIf/whatIfParams';
+import { KUBELET_LINE_LABELS, KUBELET_LINES, WHAT_IF_NUMERIC_KEYS, type WhatIfNumericKey } from '../../src/core/timeline/whatIf/whatIfTypes';
+import type { WhatIfResult, WhatIfParams } from '../../src/shared/timeline/panelProtocol';
 import { renderChart } from './chart';
 import { t } from './strings';
 import { loadState, nextRequestId, post, saveState } from './vscodeApi';
-import { el } from './dom';
+import { el, liveRegion } from './dom';
 
 let pendingRequestId = 0;
 
@@ -143,7 +143,7 @@ export function showError(message: string): void {
   setStale(true);
 }
 
-function showTimeline(data: TimelineData): void {
+function showTimeline(data: WhatIfResult): void {
   pendingRequestId = 0;
   saveState({ ...loadState(), ran: true });
   setBusy(false);
@@ -169,12 +169,8 @@ function showTimeline(data: TimelineData): void {
 
 /** The what-if pane's elements; `params` are the knobs to show (saved ones, or the host's defaults). */
 export function buildWhatIf(params: WhatIfParams): { elements: HTMLElement[]; rerun: () => void } {
-  const status = el('p', '', 'status');
-  status.id = 'status';
-  status.setAttribute('role', 'status');
-  const error = el('p', '', 'error');
-  error.id = 'error';
-  error.setAttribute('role', 'alert');
+  const status = liveRegion('p', 'status', 'status', 'status');
+  const error = liveRegion('p', 'error', 'error', 'alert');
   error.hidden = true;
   const title = el('h2', t('title'));
   title.id = 'title';
@@ -193,7 +189,7 @@ export function buildWhatIf(params: WhatIfParams): { elements: HTMLElement[]; re
 }
 
 /** The host's answer to a simulation request. */
-export function onWhatIfTimeline(requestId: number, data: TimelineData): void {
+export function onWhatIfTimeline(requestId: number, data: WhatIfResult): void {
   if (requestId === pendingRequestId) showTimeline(data);
 }
 

@@ -3,7 +3,7 @@
 // says so.
 
 import { KUBELET_PROFILE_IDS, PLEG_CONSTANTS } from '../pleg/profiles';
-import type { Timeline } from '../pleg/sim/timeline';
+import type { SimulationRun } from '../pleg/sim/simulationRun';
 import type { KubeletProfileId } from '../pleg/types';
 import { DEFAULT_SESSION_SETTINGS, newTimelineSession } from './newSession';
 import type { SessionRelist, TimelineSession } from './session';
@@ -18,7 +18,7 @@ export interface FromSimulationOptions {
 
 const PROFILE_IDS: readonly string[] = KUBELET_PROFILE_IDS;
 
-export function sessionFromSimulation(timeline: Timeline, options: FromSimulationOptions = {}): TimelineSession {
+export function sessionFromSimulation(timeline: SimulationRun, options: FromSimulationOptions = {}): TimelineSession {
   const evented = timeline.evented !== null;
   const started = Date.parse(timeline.startTime);
   const lacks = ['a simulation records counts per relist, not the RPCs or the names of the pods inspected', 'no kubelet metrics: the node is simulated'];

@@ -1,7 +1,7 @@
 // What the timeline's headline states: the node's state now (a live session: the Ready condition the API
 // server reported last) or at a recording's end. The verdict is not judged here: the session's last Ready
 // condition is handed to classifyNode, the classifier behind the tree, the report's headline and the CLI,
-// so the surfaces cannot disagree on one condition. The host words it (src/host/panels/timelineHeadline.ts).
+// so the surfaces cannot disagree on one condition. The host words it (src/host/timeline/timelineHeadline.ts).
 
 import { classifyNode } from '../classify/classifyNode';
 import type { Verdict } from '../classify/types';

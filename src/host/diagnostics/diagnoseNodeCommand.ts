@@ -18,7 +18,7 @@ import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
 import { readNodeAccessConfig } from '../config/settings';
-import { loadNodeAccessBundle } from '../lazyBundles';
+import { loadNodeAccessBundle } from '../bundles/loader';
 import { t } from '../l10n';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import { pickNode } from '../nodeAccess/nodePicker';

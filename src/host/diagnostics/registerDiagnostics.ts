@@ -4,8 +4,7 @@
 
 import * as vscode from 'vscode';
 import { CommandIds } from '../../shared/commandIds';
-import { loadKubeBundle } from '../lazyKubeBundle';
-import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
+import { loadKubeBundle } from '../bundles/kubeLoader';
 import type { Services } from '../services';
 import { diagnosisResults } from '../views/diagnosisChildren';
 import type { TreeElement } from '../views/treeElements';
@@ -14,7 +13,8 @@ import { remediateNode } from './remediateCommand';
 import { DIAGNOSTICS_SECTION } from './diagnosticsSettings';
 import { ReportDocuments } from './reportDocuments';
 
-export function registerDiagnostics(services: Services, nodeAccess: NodeAccessRuntime): vscode.Disposable[] {
+export function registerDiagnostics(services: Services): vscode.Disposable[] {
+  const { nodeAccess } = services;
   const { logger } = services;
   const documents = new ReportDocuments();
   const logProblems = (): void => {

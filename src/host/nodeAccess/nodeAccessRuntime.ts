@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/util/logger';
 import { t } from '../l10n';
-import { loadNodeAccessBundle } from '../lazyBundles';
+import { loadNodeAccessBundle } from '../bundles/loader';
 import { createHostKeyPrompt } from './hostKeyPrompt';
 import type { runNodeSnapshot } from './nodeSnapshotRunner';
 import { createPassphrasePrompt } from './passphrasePrompt';

@@ -12,10 +12,10 @@ import { t } from '../l10n';
 import type { Services } from '../services';
 import type { TreeElement } from '../views/treeElements';
 import { configureNodeAccess, openSettingsJson } from './configureNodeAccessCommand';
-import type { NodeAccessRuntime } from './nodeAccessRuntime';
 import { SnapshotDocuments } from './snapshotDocuments';
 
-export function registerNodeAccess(services: Services, runtime: NodeAccessRuntime): vscode.Disposable[] {
+export function registerNodeAccess(services: Services): vscode.Disposable[] {
+  const runtime = services.nodeAccess;
   const { logger } = services;
   const { storageDir, ownKnownHosts, secrets } = runtime;
   const documents = new SnapshotDocuments();

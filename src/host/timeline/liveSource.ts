@@ -9,7 +9,7 @@ import { applySessionDelta, type SessionDelta, type SessionSettings, type Timeli
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { readNodeAccessConfig, SECTION } from '../config/settings';
 import { t } from '../l10n';
-import { loadNodeAccessBundle } from '../lazyBundles';
+import { loadNodeAccessBundle } from '../bundles/loader';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
 import { errorText } from '../../core/util/errorText';

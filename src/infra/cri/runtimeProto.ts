@@ -1,6 +1,6 @@
 // The subset of the CRI `runtime.v1` API that PLEG Doctor reads, written by hand. Field numbers and enum
 // values follow the public k8s.io/cri-api runtime/v1 definition (checked field by field); a wrong number
-// would silently decode garbage, which is what test/unit/cri/proto.test.ts guards against with known bytes.
+// would silently decode garbage, which is what test/unit/infra/cri/protoCodec.test.ts guards against with known bytes.
 // Kept as a TypeScript string (parsed by protobufjs at runtime) so that the same source works in the
 // esbuild bundles and under vitest without a loader. Only read-only RPCs (and the GetContainerEvents
 // stream) are declared here; the test-support pod creator adds the mutating ones to its own root

@@ -10,7 +10,7 @@ import { REPO } from './tools.mjs';
 import { openQuickInput, runPaletteCommand } from './prompts.mjs';
 
 const FILE = 'kubelet-runtime-stopped.log';
-// From test/unit/parse/logReader.test.ts: one stretch, lines 3227–3748, 03:03:46 → 03:05:41.
+// From test/unit/core/parse/logReader.test.ts: one stretch, lines 3227–3748, 03:03:46 → 03:05:41.
 const STRETCH = 'PLEG unhealthy for 115 s (03:03:46 → 03:05:41, 24 lines)';
 const LENS = 'PLEG unhealthy 03:03:46 → 03:05:41: 1 stretch, 115 s in total';
 const OUTLINE_ENTRY = '03:03:46 PLEG unhealthy for 115 s';

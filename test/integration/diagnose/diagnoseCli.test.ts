@@ -16,7 +16,7 @@ import type { RunningDemo } from '../../../src/demo/demoRunner';
 import { readEvidenceBundle } from '../../../src/infra/diagnose/evidenceBundle';
 import { createKubeGateway } from '../../../src/infra/kube/createGateway';
 import { readNodeStackEnv } from '../../support/nodeStackEnv';
-import { memoryIo } from '../../unit/cli/memoryIo';
+import { memoryIo } from '../../support/memoryIo';
 import { withTestPod } from '../cri/kit';
 
 let demo: RunningDemo;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from '../../unit/parse/jsonLogWindow';
+import { JSON_FIXTURES, expectedStretches, fixtureText, plegPoints } from '../../support/jsonLogWindow';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const REAL = readFileSync(join(ROOT, 'test/fixtures/real-kubelet-1.32/kubelet-runtime-stopped.log'), 'utf8');

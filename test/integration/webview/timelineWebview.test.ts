@@ -15,13 +15,13 @@ import type * as vscode from 'vscode';
 import { englishText } from '../../../src/core/tree/localize';
 import { parseScenario } from '../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../src/core/pleg/sim/simulate';
-import type { Timeline } from '../../../src/core/pleg/sim/timeline';
-import { scenarioSettings, timelineData, DEFAULT_WHAT_IF } from '../../../src/core/whatIf/whatIfTimeline';
-import type { TimelineData } from '../../../src/core/whatIf/whatIfTypes';
-import { sessionHeadline } from '../../../src/host/panels/timelineHeadline';
-import { webviewStrings } from '../../../src/host/panels/timelineStrings';
-import { webviewHtml } from '../../../src/host/panels/webviewHtml';
-import { PROTOCOL_VERSION, type HostToWebview, type PanelTarget, type WebviewToHost } from '../../../src/shared/panelProtocol';
+import type { SimulationRun } from '../../../src/core/pleg/sim/simulationRun';
+import { scenarioSettings, timelineData, DEFAULT_WHAT_IF } from '../../../src/core/timeline/whatIf/whatIfTimeline';
+import type { WhatIfResult } from '../../../src/core/timeline/whatIf/whatIfTypes';
+import { sessionHeadline } from '../../../src/host/timeline/timelineHeadline';
+import { webviewStrings } from '../../../src/host/timeline/timelineStrings';
+import { webviewHtml } from '../../../src/host/timeline/webviewHtml';
+import { PROTOCOL_VERSION, type HostToWebview, type PanelTarget, type WebviewToHost } from '../../../src/shared/timeline/panelProtocol';
 import { recordedSession, SessionRecorder } from '../../support/timelineSession';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -32,7 +32,7 @@ let dir: string;
 let server: Server;
 let origin: string;
 let browser: Browser;
-let recorded: TimelineData;
+let recorded: WhatIfResult;
 
 /** Records what the page posts and every CSP violation, before any page script runs. */
 /** The page's globals this test reads; the root tsconfig has no DOM types. */
@@ -105,7 +105,7 @@ beforeAll(async () => {
 
   // What `pleg-doctor simulate frozen-runtime.json` prints, through JSON as a recording would be.
   const scenario = parseScenario(JSON.parse(readFileSync(join(ROOT, 'test/fixtures/scenarios/frozen-runtime.json'), 'utf8')));
-  const timeline = JSON.parse(JSON.stringify(simulate(scenario))) as Timeline;
+  const timeline = JSON.parse(JSON.stringify(simulate(scenario))) as SimulationRun;
   recorded = timelineData(timeline, { title: 'frozen-runtime (recorded)', ...scenarioSettings(scenario) });
 
   browser = await chromium.launch({

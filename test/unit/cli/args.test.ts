@@ -3,7 +3,7 @@ import { parseCommandArgs } from '../../../src/cli/args';
 import { runCli } from '../../../src/cli/dispatch';
 import { CliUsageError } from '../../../src/cli/io';
 import { COMMANDS } from '../../../src/cli/registry';
-import { memoryIo } from './memoryIo';
+import { memoryIo } from '../../support/memoryIo';
 
 const NAMES = Object.keys(COMMANDS).sort();
 

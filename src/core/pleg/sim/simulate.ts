@@ -35,10 +35,10 @@ import type {
   RelistEntry,
   RuntimeStatusTransition,
   SkipWindow,
-  Timeline,
+  SimulationRun,
   BlockedWindow,
   SimLogLine,
-} from './timeline';
+} from './simulationRun';
 
 const SKIP_BACKOFF_BASE_MS = 100;
 const SKIP_BACKOFF_MAX_MS = 5_000;
@@ -60,7 +60,7 @@ interface InFlightRelist {
   prevStamp: number | null;
 }
 
-export function simulate(scenario: Scenario, signal?: AbortSignal): Timeline {
+export function simulate(scenario: Scenario, signal?: AbortSignal): SimulationRun {
   const k = scenario.kubelet;
   const clock: SimClock = { now: 0 };
   const root = new SeededRandom(scenario.seed);

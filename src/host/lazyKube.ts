@@ -1,8 +1,0 @@
-// Entry of dist/kube.js, loaded on first use through lazyBundles.ts. Diagnose Node is in the same bundle
-// as the gateway because it tells the gateway's errors apart with instanceof: a class copied into two
-// bundles would be two classes.
-
-export { createKubeGateway } from '../infra/kube/createGateway';
-export { diagnoseNode } from './diagnostics/diagnoseNodeCommand';
-export { diagnoseAllNotReady } from './diagnostics/diagnoseAllCommand';
-export { exportEvidenceBundle } from './diagnostics/exportBundleCommand';

@@ -1,4 +1,0 @@
-// Entry of dist/languageClient.js (vscode-languageclient, about 0.4 MB minified, most of what activation
-// used to parse), loaded through lazyBundles.ts when the first kubelet-log document opens.
-
-export { LanguageClient, TransportKind } from 'vscode-languageclient/node';

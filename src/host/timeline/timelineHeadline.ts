@@ -1,0 +1,30 @@
+// The timeline's headline in words: the classifier's verdict on the session's last Ready condition
+// (src/core/timeline/headline.ts), named as the tree's tooltip names it, and when it holds — now for a
+// live session, at its end for a recording, which says so.
+
+import { headlineState } from '../../core/timeline/headline';
+import type { TimelineSession } from '../../core/timeline/session';
+import type { Localize } from '../../core/tree/localize';
+import { verdictTitle } from '../../core/tree/verdictPresentation';
+import type { SessionHeadline } from '../../shared/timeline/panelProtocol';
+
+const clock = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
+
+export function sessionHeadline(session: TimelineSession, live: boolean, t: Localize): SessionHeadline {
+  const state = headlineState(session);
+  if (state.verdict === null || state.ready === undefined || state.sinceEpochMs === undefined) {
+    return {
+      verdict: null,
+      title: live ? t("Waiting for the node's Ready condition") : t('The recording holds no Ready condition of the node'),
+      when: live ? t('now') : t("at the recording's end, {0}", clock(state.atEpochMs)),
+      message: '',
+    };
+  }
+  const since = state.sinceSeen === true ? t('Ready={0} since {1}', state.ready.status, clock(state.sinceEpochMs)) : t('Ready={0} since before {1}, when the session began', state.ready.status, clock(state.sinceEpochMs));
+  return {
+    verdict: state.verdict,
+    title: verdictTitle(state.verdict, t),
+    when: live ? t('now ({0})', since) : t("at the recording's end, {0} ({1})", clock(state.atEpochMs), since),
+    message: state.ready.message,
+  };
+}

@@ -1,0 +1,85 @@
+// The timeline's headline: the classifier's verdict on the session's last Ready condition, dated from
+// the start of that condition's run, worded as the tree words it; "now" live, "at the recording's end"
+// for a recording.
+
+import { describe, expect, it } from 'vitest';
+import { headlineState, lastReadyCondition } from '../../../../src/core/timeline/headline';
+import { predictThreshold } from '../../../../src/core/timeline/predict';
+import type { SessionReady, TimelineSession } from '../../../../src/core/timeline/session';
+import { englishText } from '../../../../src/core/tree/localize';
+import { sessionHeadline } from '../../../../src/host/timeline/timelineHeadline';
+import { recordedSession } from '../../../support/timelineSession';
+
+const PLEG_MESSAGE = 'PLEG is not healthy: pleg was last seen active 10m28.1s ago; threshold is 3m0s';
+
+function withReady(ready: SessionReady[], durationMs = 600_000): TimelineSession {
+  const session = recordedSession({ durationS: 20, pods: 2 });
+  session.ready = ready;
+  session.durationMs = durationMs;
+  session.startedAt = '2026-11-28T07:00:00.000Z';
+  return session;
+}
+
+const up = (atMs: number): SessionReady => ({ atMs, status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+const down = (atMs: number, message: string): SessionReady => ({ atMs, status: 'False', reason: 'KubeletNotReady', message });
+
+describe('timeline headline', () => {
+  it('a node NotReady with PLEG at the end is "pleg", since the first of its NotReady posts', () => {
+    const session = withReady([up(0), down(60_000, 'container runtime is down'), down(240_000, PLEG_MESSAGE), down(250_000, PLEG_MESSAGE)]);
+    const state = headlineState(session);
+    expect(state.verdict).toBe('pleg');
+    // Ready=False since the runtime-down post: the run of False entries starts there.
+    expect(state.sinceEpochMs).toBe(Date.parse('2026-11-28T07:01:00.000Z'));
+    expect(state.atEpochMs).toBe(Date.parse('2026-11-28T07:10:00.000Z'));
+    expect(sessionHeadline(session, false, englishText)).toEqual({
+      verdict: 'pleg',
+      title: 'PLEG is not healthy',
+      when: "at the recording's end, 07:10:00 UTC (Ready=False since 07:01:00 UTC)",
+      message: PLEG_MESSAGE,
+    });
+    expect(sessionHeadline(session, true, englishText).when).toBe('now (Ready=False since 07:01:00 UTC)');
+  });
+
+  it('the state at the end wins over an earlier NotReady: a recovered node is Ready', () => {
+    const session = withReady([up(0), down(60_000, PLEG_MESSAGE), up(300_000)]);
+    expect(headlineState(session).verdict).toBe('ready');
+    expect(lastReadyCondition(session)).toEqual({ ready: up(300_000), transitionMs: 300_000, seen: true });
+    expect(sessionHeadline(session, false, englishText).title).toBe('Ready');
+  });
+
+  it('runtime down, lease lost and a start-up transient get the verdicts the tree gives them', () => {
+    expect(headlineState(withReady([up(0), down(100_000, 'container runtime is down')])).verdict).toBe('runtime-down');
+    expect(headlineState(withReady([up(0), { atMs: 100_000, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' }])).verdict).toBe('lease-lost');
+    // "may not have completed yet" for 1 minute is a kubelet starting; for 5 minutes it is the runtime.
+    const pending = 'container runtime status check may not have completed yet';
+    expect(headlineState(withReady([up(0), down(540_000, pending)], 600_000)).verdict).toBe('startup');
+    expect(headlineState(withReady([up(0), down(300_000, pending)], 600_000)).verdict).toBe('runtime-down');
+  });
+
+  it('a status the session found already so is dated "since before" the session began, and the classifier gets no transition time', () => {
+    const session = withReady([down(0, PLEG_MESSAGE), down(10_000, PLEG_MESSAGE)]);
+    expect(headlineState(session)).toMatchObject({ verdict: 'pleg', sinceSeen: false });
+    expect(sessionHeadline(session, true, englishText).when).toBe('now (Ready=False since before 07:00:00 UTC, when the session began)');
+    // "may not have completed yet" with no transition time cannot be told from a start-up transient: flagged, as the tree flags it.
+    expect(headlineState(withReady([down(0, 'container runtime status check may not have completed yet')], 60_000)).verdict).toBe('runtime-down');
+  });
+
+  it('the prediction does not call the first Ready reading a post it saw: the node was NotReady before the session', () => {
+    const session = withReady([down(0, PLEG_MESSAGE)], 30_000);
+    session.relists = [];
+    session.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 430 }];
+    expect(predictThreshold(session, 30_000).sentence).toMatch(/; the kubelet had posted NotReady before the session began \(07:00:00 UTC\)$/);
+    // A NotReady the session saw arrive is a post.
+    const seen = withReady([up(0), down(20_000, PLEG_MESSAGE)], 30_000);
+    seen.relists = [];
+    seen.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 200 }];
+    expect(predictThreshold(seen, 30_000).sentence).toMatch(/the kubelet posted NotReady at 07:00:20 UTC$/);
+  });
+
+  it('no Ready condition: no verdict, and the words say what is missing', () => {
+    const session = withReady([]);
+    expect(headlineState(session).verdict).toBeNull();
+    expect(sessionHeadline(session, true, englishText)).toEqual({ verdict: null, title: "Waiting for the node's Ready condition", when: 'now', message: '' });
+    expect(sessionHeadline(session, false, englishText).title).toBe('The recording holds no Ready condition of the node');
+  });
+});
