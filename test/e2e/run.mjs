@@ -35,7 +35,7 @@ import { ensureNodeStack, tearDownNodeStack } from './lib/nodeStack.mjs';
 import { STACK_NODE, prepareNodeAccess, runCriSnapshotChecks } from './lib/criSnapshotCheck.mjs';
 import { runDiagnoseChecks, runNodeSideDiagnoseCheck } from './lib/diagnoseCheck.mjs';
 import { runConfigureNodeAccessCheck, runWalkthroughCheck } from './lib/configureNodeAccessCheck.mjs';
-import { launchBrowser, openWorkbench, readHover, readTreeRows, rowLocator, waitForDescription, widenSidebar } from './lib/workbench.mjs';
+import { expandContexts as expandTopLevel, hoverRow, launchBrowser, openWorkbench, readTreeRows, waitForDescription, widenSidebar } from './lib/workbench.mjs';
 import { runStatusBarAtStartupCheck, runTreeExplainsChecks } from './lib/treeExplainsCheck.mjs';
 import { runLocaleCheck } from './lib/localeCheck.mjs';
 import { runTimelineCheck } from './lib/timelineCheck.mjs';
@@ -101,18 +101,7 @@ function assert(cond, message) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Expands the top-level (context) rows that are collapsed, until none is left or `timeoutMs` passes. */
-async function expandContexts(timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const collapsed = (await readTreeRows(page)).filter((r) => r.level === 1 && r.expanded === 'false');
-    if (collapsed.length === 0) return;
-    for (const r of collapsed) {
-      const row = rowLocator(page, r.label).first();
-      await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => row.click({ timeout: 5_000 }));
-    }
-    await sleep(300);
-  }
-}
+const expandContexts = (timeoutMs) => expandTopLevel(page, timeoutMs);
 
 /** Rows grouped under their nearest level-1 ancestor (the context). */
 function groupByContext(rows) {
@@ -287,24 +276,7 @@ async function main() {
         const row = (await readTreeRows(page)).find((r) => r.label === PLEG_NODE);
         assert(row, `${PLEG_NODE} is not in the tree`);
         assert(/^PLEG\b/.test(row.description), `description of ${PLEG_NODE} is "${row.description}", expected it to start with "PLEG"`);
-        const hoverRow = async () => {
-          await page.mouse.move(5, 5);
-          await rowLocator(page, PLEG_NODE).first().locator('.label-name').hover();
-        };
-        await hoverRow();
-        const deadline = Date.now() + 10_000;
-        let hover = '';
-        let hoveredAt = Date.now();
-        while (Date.now() < deadline && !hover.includes(plegMessage)) {
-          await sleep(200);
-          hover = await readHover(page);
-          // A live update can redraw the row under the pointer, and the hover is then gone for good
-          // (seen once under load: hover text ""): point at the row again.
-          if (hover === '' && Date.now() - hoveredAt > 2_500) {
-            await hoverRow();
-            hoveredAt = Date.now();
-          }
-        }
+        const hover = await hoverRow(page, PLEG_NODE, (text) => text.includes(plegMessage));
         await sleep(800); // let the hover finish fading in before the screenshot
         await shot('pleg-tooltip');
         await shot('nodes-tree', README_CLIP);
@@ -424,7 +396,7 @@ async function main() {
       } else {
         record(`(6) a CRI snapshot of ${STACK_NODE} over SSH`, false, `no node stack: ${accessError?.message ?? 'unknown error'}`);
       }
-      await runRealClusterCheck({ page, check, shot, log, realReady, readmeClip: README_CLIP, expandContexts });
+      await runRealClusterCheck({ page, check, shot, log, realReady, readmeClip: README_CLIP });
     }
     await runLocaleCheck({ check, log, runDir, vsix, env: { KUBECONFIG: kubeconfig, HOME: home } });
   } catch (err) {

@@ -57,7 +57,11 @@ export async function stopGroup(child, { graceMs = 10_000, settleMs = 5_000 } = 
   if (pgrp === undefined) return [];
   const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
   signalGroup(pgrp, 'SIGTERM');
-  await Promise.race([exited, sleep(graceMs)]);
+  // The grace timer is cleared once the group exits: a pending one would keep the caller's event loop (a
+  // vitest worker, which must exit after its tests) alive for the rest of graceMs.
+  let grace;
+  await Promise.race([exited, new Promise((r) => (grace = setTimeout(r, graceMs)))]);
+  clearTimeout(grace);
   let killed = [];
   if (child.exitCode === null && child.signalCode === null) {
     killed = groupMembers(pgrp);

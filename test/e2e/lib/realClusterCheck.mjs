@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO } from './tools.mjs';
 import { run } from './processes.mjs';
-import { readHover, readTreeRows, rowLocator, waitForDescription } from './workbench.mjs';
+import { findRow, hoverRow, readTreeRows, rowLocator, waitForDescription } from './workbench.mjs';
 
 const SCRIPT = join(REPO, 'test/support/real-cluster.sh');
 const PLEG_TIMEOUT_MS = 330_000;
@@ -52,21 +52,6 @@ export async function withRealKubeconfig(kubeconfig, realReady) {
   return real.error ? kubeconfig : `${kubeconfig}:${real.kubeconfig}`;
 }
 
-/** The row of `name` once its description matches `pattern` (or as it is at the deadline; undefined if absent). */
-async function findRow(page, name, expandContexts, pattern, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let row;
-  for (;;) {
-    // An earlier check may have reloaded the window: open the view again when no row shows.
-    const anyRow = await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]').first().isVisible().catch(() => false);
-    if (!anyRow) await page.getByRole('tab', { name: /PLEG Doctor/i }).first().click({ timeout: 10_000 }).catch(() => undefined);
-    await expandContexts(3_000);
-    row = (await readTreeRows(page)).find((r) => r.label === name);
-    if ((row && pattern.test(row.description)) || Date.now() > deadline) return row;
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-}
-
 /** Collapses every context row but the one `nodeName` is listed under. */
 async function collapseOtherContexts(page, nodeName) {
   const rows = await readTreeRows(page);
@@ -85,20 +70,20 @@ async function collapseOtherContexts(page, nodeName) {
   await new Promise((r) => setTimeout(r, 300));
 }
 
-/** `ctx`: { page, check, shot, log, realReady, readmeClip, expandContexts }. */
-export async function runRealClusterCheck({ page, check, shot, log, realReady, readmeClip, expandContexts }) {
+/** `ctx`: { page, check, shot, log, realReady, readmeClip }. */
+export async function runRealClusterCheck({ page, check, shot, log, realReady, readmeClip }) {
   const real = await realReady;
   await check('(R) a real kubelet 1.26 goes "PLEG is not healthy": its row turns PLEG with the real message, and Ready after SIGCONT', async () => {
     if (real.error) throw new Error(`no real cluster: ${real.error.message}`);
     try {
       await page.mouse.move(5, 5);
-      const before = await findRow(page, real.nodeName, expandContexts, /^Ready\b/, 30_000);
+      const before = await findRow(page, real.nodeName, /^Ready\b/, 30_000);
       if (!before || !/^Ready\b/.test(before.description)) throw new Error(`${real.nodeName} is ${before ? `"${before.description}"` : 'not in the tree'} before the freeze, expected Ready`);
       const frozen = spawnSync('bash', [SCRIPT, 'freeze'], { encoding: 'utf8', timeout: 30_000 });
       if (frozen.status !== 0) throw new Error(`real-cluster.sh freeze: ${frozen.stderr}`);
       const frozenAt = Date.now();
       log(`real cluster: containerd frozen; waiting for the kubelet to report PLEG (≈ 3.3 min)`);
-      const row = await findRow(page, real.nodeName, expandContexts, /^PLEG\b/, PLEG_TIMEOUT_MS);
+      const row = await findRow(page, real.nodeName, /^PLEG\b/, PLEG_TIMEOUT_MS);
       const waited = ((Date.now() - frozenAt) / 1000).toFixed(0);
       if (!row) throw new Error(`${real.nodeName} is not in the tree ${waited} s after the freeze; rows: ${(await readTreeRows(page)).map((r) => r.label).join(', ')}`);
       if (!/^PLEG\b/.test(row.description)) throw new Error(`${real.nodeName} shows "${row.description}" ${waited} s after the runtime was frozen, expected PLEG`);
@@ -106,13 +91,7 @@ export async function runRealClusterCheck({ page, check, shot, log, realReady, r
 
       // The real context is the last one: fold the others so its row is inside the README's clip.
       await collapseOtherContexts(page, real.nodeName);
-      await rowLocator(page, real.nodeName).first().locator('.label-name').hover();
-      let hover = '';
-      const hoverDeadline = Date.now() + 10_000;
-      while (Date.now() < hoverDeadline && !REAL_MESSAGE.test(hover)) {
-        await new Promise((r) => setTimeout(r, 200));
-        hover = await readHover(page);
-      }
+      const hover = await hoverRow(page, real.nodeName, (text) => REAL_MESSAGE.test(text));
       if (!REAL_MESSAGE.test(hover)) throw new Error(`the tooltip of ${real.nodeName} does not quote the kubelet's PLEG message; hover: "${hover.slice(0, 600)}"`);
       // What the real API server holds now; the kubelet rewrites it every 10 s, so the tooltip may quote the
       // previous value: same sentence, an older "last seen active" duration.

@@ -106,3 +106,63 @@ export async function widenSidebar(page, width = 620) {
   await page.mouse.up();
   await page.mouse.move(5, 5);
 }
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Expands the top-level (context) rows that are collapsed, until none is left or `timeoutMs` passes. */
+export async function expandContexts(page, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const collapsed = (await readTreeRows(page)).filter((r) => r.level === 1 && r.expanded === 'false');
+    if (collapsed.length === 0) return;
+    for (const r of collapsed) {
+      const row = rowLocator(page, r.label).first();
+      await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => row.click({ timeout: 5_000 }));
+    }
+    await sleep(300);
+  }
+}
+
+/**
+ * The row of `name` once its description matches `pattern`, or as it is at the deadline (undefined if it
+ * is absent). Opens the PLEG Doctor view when no row shows (at startup, or after an earlier step reloaded
+ * the window) and expands collapsed contexts.
+ */
+export async function findRow(page, name, pattern, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const anyRow = await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]').first().isVisible().catch(() => false);
+    // Only a tab that is not selected: clicking the selected one hides the side bar.
+    const tab = page.getByRole('tab', { name: /PLEG Doctor/i }).first();
+    if (!anyRow && (await tab.getAttribute('aria-selected', { timeout: 10_000 }).catch(() => undefined)) !== 'true') await tab.click({ timeout: 10_000 }).catch(() => undefined);
+    await expandContexts(page, 3_000);
+    const row = (await readTreeRows(page)).find((r) => r.label === name);
+    if ((row && pattern.test(row.description)) || Date.now() > deadline) return row;
+    await sleep(1_000);
+  }
+}
+
+/**
+ * Points at the row labelled `label` and reads its hover until `accept(text)` holds or `timeoutMs` passes;
+ * returns the last text read. A live update can redraw the row under the pointer, and the hover is then
+ * gone for good (seen under load: hover text ""): it points at the row again after 2.5 s without one.
+ */
+export async function hoverRow(page, label, accept, timeoutMs = 10_000) {
+  const point = async () => {
+    await page.mouse.move(5, 5);
+    await rowLocator(page, label).first().locator('.label-name').hover({ timeout: 10_000 });
+  };
+  await point();
+  let pointedAt = Date.now();
+  const deadline = pointedAt + timeoutMs;
+  let hover = '';
+  while (Date.now() < deadline && !accept(hover)) {
+    await sleep(200);
+    hover = await readHover(page);
+    if (hover === '' && Date.now() - pointedAt > 2_500) {
+      await point();
+      pointedAt = Date.now();
+    }
+  }
+  return hover;
+}

@@ -7,7 +7,10 @@
 //    with this node side names the runtime hang with the docker evidence;
 //  - the recording: the session knows the node runs docker, and the PLEG post was predicted within 5 s
 //    at least 30 s before it happened, across the ~1 min status lag of this kubelet (each sync waits
-//    2 × 10 s in cAdvisor's docker calls and the runtime request timeout in Version).
+//    2 × 10 s in cAdvisor's docker calls and the runtime request timeout in Version);
+//  - the node tree in a real VS Code (../realk8s/treeInCodeServer.ts): the row says Ready, then "Runtime
+//    down" while the Node posts "[container runtime is down, container runtime not ready: …]", PLEG with the
+//    kubelet's message in its tooltip when the Node does, and Ready again after SIGCONT.
 import { expect } from 'vitest';
 import type { NodeSideEvidence } from '../../../src/core/diagnose/evidence';
 import { diagnose } from '../../../src/core/diagnose/runDiagnosis';
@@ -17,6 +20,7 @@ import { localSocketClient } from '../../../src/infra/cri/transports/localSocket
 import { runNodeProbes } from '../../../src/infra/probes/nodeProbes';
 import { LocalHost } from '../../support/localHost';
 import { describePlegWindow, type PlegWindow } from '../realk8s/plegWindow';
+import { withTreeInCodeServer } from '../realk8s/treeInCodeServer';
 
 const PROBE_DEADLINE_MS = 3_000;
 
@@ -36,7 +40,7 @@ async function nodeSide(w: PlegWindow): Promise<NodeSideEvidence> {
 /** The kit's DOCKER_HOST (unix://…/docker.sock): the daemon the kubelet's --docker-endpoint names. */
 const dockerHost = (w: PlegWindow): string => w.cluster.raw['DOCKER_HOST'] ?? '';
 
-describePlegWindow({
+describePlegWindow(withTreeInCodeServer({
   async beforeFreeze(w) {
     const side = await nodeSide(w);
     // Through dockershim: the CRI answers (v1alpha2) with docker's name and API version.
@@ -85,4 +89,4 @@ describePlegWindow({
   // returns at once and posts Ready=True; the model predicts that post only once it sees it (real run:
   // predicted at the post, not before). The three fault-side predictions are held to 5 s all the same.
   predictsReadyPost: false,
-});
+}));

@@ -6,12 +6,15 @@
 //   `kubelet_pleg_pod_relist_duration_seconds`; `pleg-doctor diagnose` on the healthy node reports the
 //   per-pod relists and that the gate came from the kubelet's metrics;
 // - the recording of `pleg-doctor timeline` holds the per-pod relist durations its scrapes saw and the
-//   gate as the kubelet reported it.
+//   gate as the kubelet reported it;
+// - the node tree in a real VS Code (../realk8s/treeInCodeServer.ts) following the Node's posts through the
+//   window: Ready, Runtime down, PLEG with the kubelet's message in its tooltip, Ready again after SIGCONT.
 
 import { expect } from 'vitest';
 import { summarizeKubeletMetrics } from '../../../src/core/parse/kubeletMetrics';
 import { cli, kubectl, script, until } from '../realk8s/cluster';
 import { describePlegWindow, type PlegWindow } from '../realk8s/plegWindow';
+import { withTreeInCodeServer } from '../realk8s/treeInCodeServer';
 
 const POD = 'pleg-136-on-demand';
 
@@ -21,7 +24,7 @@ async function metrics({ gateway, context, cluster }: PlegWindow): Promise<Retur
   return summarizeKubeletMetrics(r.body);
 }
 
-describePlegWindow({
+describePlegWindow(withTreeInCodeServer({
   beforeFreeze: async (w) => {
     // The recording scrapes /metrics every 5 s from its start: two scrapes before the pod, so one interval
     // of the recording holds the pod's per-pod relists (a sample's mean is over the interval between scrapes).
@@ -52,4 +55,4 @@ describePlegWindow({
     expect(session.kubelet.some((s) => typeof s.podRelistDurationS === 'number' && s.podRelistDurationS > 0), JSON.stringify(session.kubelet.slice(0, 5))).toBe(true);
     kubectl(w.cluster, ['delete', 'pod', POD, '--ignore-not-found', '--grace-period=1', '--wait=false']);
   },
-});
+}));

@@ -45,7 +45,7 @@ export interface PlegWindow {
 
 /** A kit's own checks, run inside the shared window (no second freeze). Each may be async. */
 export interface KitWindowChecks {
-  /** On the healthy node, with the timeline already recording, just before the freeze. */
+  /** On the healthy node, with the timeline already recording, while the window waits for a periodic status post; the freeze comes after it. */
   beforeFreeze?: (w: PlegWindow) => void | Promise<void>;
   /** While the Node says PLEG and the runtime is still frozen, after the shared checks. */
   whilePleg?: (w: PlegWindow, found: { message: string; evidence: NodeEvidence; diagnosis: Diagnosis; frozeAt: number }) => void | Promise<void>;
@@ -109,15 +109,30 @@ function lastSeen(message: string): [number, number] {
 }
 
 async function runWindow(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowChecks): Promise<void> {
-  const { cluster, gateway, context, scratch, heartbeats } = w;
   const recording = startTimeline(w);
-  await kitChecks.beforeFreeze?.(w);
+  try {
+    await windowWith(w, watch, kitChecks, recording);
+  } finally {
+    // A window that failed before stop(): the recording would run on for its 9 minutes and keep the
+    // worker from exiting.
+    recording.kill();
+  }
+}
+
+async function windowWith(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowChecks, recording: Recording): Promise<void> {
+  const { cluster, gateway, context, scratch, heartbeats } = w;
   // As an SRE with the panel open a while: the recording has relisted on the runtime and seen one of the
   // kubelet's periodic status posts (one a minute while nothing changes), which gives the status loop's
   // phase. A fresh kubelet's first posts (registration, its fast start-up update) are off that phase, and
-  // the first periodic one can come later than a minute after them (92 s on the real 1.36.2).
+  // the first periodic one can come later than a minute after them (92 s on the real 1.36.2). The kit's
+  // own checks on the healthy node run during that wait (the window is no longer for them); the freeze
+  // comes after both.
   const openedAt = Date.now();
-  await until('a periodic node status post seen by the watch', () => (heartbeats.some((h) => h.atMs > openedAt + 2_000) ? true : undefined), 120_000, 250);
+  const [kitBefore, periodic] = await Promise.allSettled([
+    kitChecks.beforeFreeze?.(w),
+    until('a periodic node status post seen by the watch', () => (heartbeats.some((h) => h.atMs > openedAt + 2_000) ? true : undefined), 120_000, 250),
+  ]);
+  for (const r of [kitBefore, periodic]) if (r.status === 'rejected') throw r.reason;
   await new Promise((r) => setTimeout(r, 2_000));
   const frozeAt = Date.now();
   const freeze = script('freeze');
@@ -201,8 +216,14 @@ async function runWindow(w: PlegWindow, watch: NodeWatch, kitChecks: KitWindowCh
   await kitChecks.afterRecovery?.(w, session, frozeAt);
 }
 
+interface Recording {
+  stop: () => Promise<TimelineSession>;
+  /** SIGKILL when still running (no file). */
+  kill: () => void;
+}
+
 /** `pleg-doctor timeline` on the node's CRI socket and the API server, until stop() (Ctrl-C: it writes the file). */
-function startTimeline({ cluster, context, scratch }: PlegWindow): { stop: () => Promise<TimelineSession> } {
+function startTimeline({ cluster, context, scratch }: PlegWindow): Recording {
   const out = join(scratch.dir, 'timeline.json');
   const socket = cluster.criSocket;
   const child: ChildProcess = spawn(process.execPath, [join(REPO, 'dist/cli.js'), 'timeline', '--node', cluster.nodeName, '--kubeconfig', cluster.kubeconfig, '--context', context, '--cri-socket', socket, '--for', '9m', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -210,6 +231,9 @@ function startTimeline({ cluster, context, scratch }: PlegWindow): { stop: () =>
   child.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
     stop: async () => {
       child.kill('SIGINT');
       const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
