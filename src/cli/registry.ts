@@ -30,6 +30,10 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  agent: {
+    summary: 'Run as the node agent (DaemonSet): the live PLEG model on the local runtime, served as Prometheus metrics',
+    load: async () => (await loadRemoteCommands()).agentCommand(),
+  },
   classify: {
     summary: 'Classify Nodes from a file or stdin (Node, NodeList, or `kubectl get nodes -o json`)',
     load: async () => (await import('./commands/classify')).classifyCommand,
