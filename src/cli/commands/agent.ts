@@ -138,7 +138,8 @@ export function createAgentCommand(createGateway: (options: KubeGatewayOptions) 
       io.stdout.write(AGENT_USAGE);
       return 0;
     }
-    const logger = stderrLogger(io, 'agent');
+    // A daemon's log: where it serves and what it could not read, info lines included.
+    const logger = stderrLogger(io, 'agent', true);
     let ca: Buffer | undefined;
     if (args.kubeletCa !== undefined) {
       try {

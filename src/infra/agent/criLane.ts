@@ -51,12 +51,18 @@ export class CallGate {
     const queuedAt = performance.now();
     await this.acquire(method, priority, deadlineMs, signal, queuedAt);
     const sentAt = performance.now();
+    const remainingMs = deadlineMs - (sentAt - queuedAt);
+    // Granted as its own deadline ran out (the call ahead ended on the same tick): sending it now could only add load.
+    if (remainingMs < 1) {
+      this.release();
+      throw this.notSent(method, deadlineMs, sentAt - queuedAt);
+    }
     this.inflightSince = sentAt;
     this.inflightCalls++;
     this.maxInflight = Math.max(this.maxInflight, this.inflightCalls);
     this.observer.sent?.(method, sentAt);
     try {
-      return await send(Math.max(1, deadlineMs - (sentAt - queuedAt)));
+      return await send(remainingMs);
     } finally {
       this.inflightCalls--;
       this.inflightSince = undefined;
@@ -85,10 +91,7 @@ export class CallGate {
         signal?.removeEventListener('abort', onAbort);
         reject(error);
       };
-      const timer = setTimeout(
-        () => leave(new CriError(GrpcCode.DEADLINE_EXCEEDED, `not sent: the agent's previous CRI call was still waiting for the runtime after ${deadlineMs} ms (one call at a time)`, method, performance.now() - queuedAt)),
-        deadlineMs,
-      );
+      const timer = setTimeout(() => leave(this.notSent(method, deadlineMs, performance.now() - queuedAt)), deadlineMs);
       const onAbort = (): void => {
         clearTimeout(timer);
         leave(new CriError(GrpcCode.CANCELLED, 'cancelled while waiting for the agent\u2019s CRI lane', method, performance.now() - queuedAt));
@@ -99,6 +102,10 @@ export class CallGate {
       if (at < 0) this.waiting.push(waiter);
       else this.waiting.splice(at, 0, waiter);
     });
+  }
+
+  private notSent(method: string, deadlineMs: number, waitedMs: number): CriError {
+    return new CriError(GrpcCode.DEADLINE_EXCEEDED, `not sent: the agent's previous CRI call was still waiting for the runtime after ${deadlineMs} ms (one call at a time)`, method, waitedMs);
   }
 
   private release(): void {
