@@ -4,14 +4,12 @@
 // parse it (src/cli/registry.ts).
 
 import { createKubeGateway } from '../infra/kube/createGateway';
-import { createAgentCommand } from './commands/agent';
 import { createDiagnoseCommand } from './commands/diagnose';
 import { createNodesCommand } from './commands/nodes';
 import { snapshotCommand } from './commands/snapshot';
 import { createTimelineCommand } from './commands/timeline';
 import type { CliCommand } from './io';
 
-export const agentCommand = (): CliCommand => createAgentCommand(createKubeGateway);
 export const diagnoseCommand = (): CliCommand => createDiagnoseCommand(createKubeGateway);
 export const nodesCommand = (): CliCommand => createNodesCommand(createKubeGateway);
 export const timelineCommand = (): CliCommand => createTimelineCommand(createKubeGateway);

@@ -12,6 +12,7 @@ import { isLoopbackHost } from '../../infra/agent/kubeletDirect';
 import { runAgent } from '../../infra/agent/runAgent';
 import type { KubeGateway } from '../../infra/kube/gateway';
 import type { KubeGatewayOptions } from '../../infra/kube/createGateway';
+import { serviceAccountKubeClient } from '../../infra/kube/kubeClient';
 import { durationOption, parseCommandArgs } from '../args';
 import { CliUsageError, type CliCommand } from '../io';
 import { stderrLogger } from '../stderrLogger';
@@ -49,7 +50,8 @@ Options:
   --retain DURATION        how much of the session /v1/session keeps (default 15m)
   -h, --help               show this help
 
-Exit codes: 0 stopped by a signal; 2 bad options.
+Exit codes: 0 stopped by SIGTERM or SIGINT (a DaemonSet pod's normal end, where other commands give 130 interrupted);
+1 the port cannot be opened; 2 bad options.
 `;
 
 const OPTIONS = {
@@ -154,7 +156,14 @@ export function createAgentCommand(createGateway: (options: KubeGatewayOptions) 
     } catch (err) {
       throw new CliUsageError(`agent: ${errorText(err)}`);
     }
-    const gateway = 'url' in server ? createGateway({ logger, kubeconfigTexts: [{ file: 'in-cluster config', text: inClusterKubeconfig(server.url, args) }] }) : undefined;
+    const gateway =
+      'url' in server
+        ? createGateway({
+            logger,
+            kubeconfigTexts: [{ file: 'in-cluster config', text: inClusterKubeconfig(server.url, args) }],
+            createClient: (ctx) => Promise.resolve(serviceAccountKubeClient(ctx.info.server, args)),
+          })
+        : undefined;
     if ('none' in server) logger.warn(server.none);
     try {
       await runAgent({

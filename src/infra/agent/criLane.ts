@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../core/util/logger';
 import { CriError } from '../cri/criError';
 import { GrpcCriClient } from '../cri/criClient';
+import type { ProtoCodec } from '../cri/protoCodec';
 import { H2Channel, type UnaryOptions } from '../cri/grpc/h2Channel';
 import { GrpcCode } from '../cri/grpc/status';
 import { connectUnixSocket, socketPathOf } from '../cri/transports/localSocket';
@@ -132,7 +133,8 @@ class GatedChannel extends H2Channel {
 }
 
 /** A CRI client on the runtime's local socket whose calls share `gate` with every other client of it. */
-export function laneClient(endpoint: string, gate: CallGate, priority: LanePriority, options: { defaultDeadlineMs?: number; logger?: Logger } = {}): GrpcCriClient {
+export function laneClient(endpoint: string, gate: CallGate, priority: LanePriority, options: { defaultDeadlineMs?: number; logger?: Logger; codec: ProtoCodec }): GrpcCriClient {
   const channel = new GatedChannel(gate, priority, socketPathOf(endpoint), options.logger);
-  return new GrpcCriClient(channel, options.defaultDeadlineMs !== undefined ? { defaultDeadlineMs: options.defaultDeadlineMs } : {});
+  // One codec for every client the agent opens: building one parses the whole CRI .proto again.
+  return new GrpcCriClient(channel, { codec: options.codec, ...(options.defaultDeadlineMs !== undefined ? { defaultDeadlineMs: options.defaultDeadlineMs } : {}) });
 }

@@ -23,7 +23,7 @@ export function parseKubeletConfigFile(text: string, file: string): KubeletConfi
   try {
     root = load(text, { filename: file });
   } catch (err) {
-    throw new Error(`${file}: not YAML or JSON: ${errorText(err)}`);
+    throw new Error(`${file}: not YAML or JSON: ${errorText(err)}`, { cause: err });
   }
   if (typeof root !== 'object' || root === null || Array.isArray(root)) throw new Error(`${file}: expected a ${KIND} object`);
   const object = root as Record<string, unknown>;
@@ -33,7 +33,7 @@ export function parseKubeletConfigFile(text: string, file: string): KubeletConfi
   try {
     return readKubeletConfiguration(object, file);
   } catch (err) {
-    throw new Error(errorText(err));
+    throw new Error(errorText(err), { cause: err });
   }
 }
 

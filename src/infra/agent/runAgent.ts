@@ -25,6 +25,8 @@ import { localNodeSnapshot } from '../nodeSnapshot/localSnapshot';
 import { sleepUnlessAborted } from '../sleepUnlessAborted';
 import { runLiveFeed } from '../timeline/liveFeed';
 import { CallGate, laneClient } from './criLane';
+import { ProtoCodec } from '../cri/protoCodec';
+import type { CriReader } from '../cri/reader';
 import { startAgentServer, type AgentServer } from './agentServer';
 import { fetchKubeletDirect, type KubeletDirectTarget } from './kubeletDirect';
 import { readKubeletConfigFile } from './kubeletConfigFile';
@@ -65,6 +67,7 @@ export async function runAgent(options: AgentOptions): Promise<void> {
   const clock = (): number => Math.round((performance.now() - t0) * 100) / 100;
   const meter = new AgentMeter();
   const gate = new CallGate({ ended: (method, ms) => meter.callEnded(method, ms / 1000) });
+  const codec = ProtoCodec.create();
   const settings: SessionSettings = { relistPeriodMs: options.periodMs, ...DEFAULT_SETTINGS };
   const log = new SessionLog(newTimelineSession({ node: options.node, source: 'live', startedAt: new Date(Date.now() - clock()), settings }), options.retainMs);
   const build: BuildInfo = { version: options.version, kubeletVersion: '', runtime: '' };
@@ -109,7 +112,7 @@ export async function runAgent(options: AgentOptions): Promise<void> {
     node: options.node,
     settings,
     connectCri: async (s) => {
-      const client = laneClient(options.criSocket, gate, 'relist', { logger });
+      const client = laneClient(options.criSocket, gate, 'relist', { logger, codec });
       try {
         const version = await client.version({ deadlineMs: 5_000, signal: s });
         build.runtime = `${version.runtimeName} ${version.runtimeVersion}`;
@@ -143,7 +146,7 @@ export async function runAgent(options: AgentOptions): Promise<void> {
   const diagnoses = (async () => {
     while (!signal.aborted) {
       try {
-        const evidence = await collectAgentEvidence(options, gate, readConfig);
+        const evidence = await collectAgentEvidence(options, (s) => laneClient(options.criSocket, gate, 'diagnosis', { logger, codec, defaultDeadlineMs: s }), readConfig);
         const diagnosis = diagnose(evidence, { advice: 'cli' });
         findings = diagnosis.checks.filter((c) => checkVerdict(c) === 'fail').map((c) => c.checkId);
         lastDiagnosis = { collectedAt: evidence.collectedAt, diagnosis: diagnosisJson(diagnosis), nodeSide: evidence.nodeSide };
@@ -166,7 +169,7 @@ export async function runAgent(options: AgentOptions): Promise<void> {
  * snapshot over the lane (as `diagnose --cri-socket` takes it). No events, pod list, /healthz, goroutine
  * dump or journal: the agent's role does not reach them (nodes/proxy, events) and it runs no shell.
  */
-async function collectAgentEvidence(options: AgentOptions, gate: CallGate, readConfig: () => Promise<Fetched<KubeletConfigz>>): Promise<NodeEvidence> {
+async function collectAgentEvidence(options: AgentOptions, openLane: (deadlineMs: number) => CriReader, readConfig: () => Promise<Fetched<KubeletConfigz>>): Promise<NodeEvidence> {
   const { signal, logger } = options;
   const collectedAt = new Date().toISOString();
   const skipped = (reason: string) => ({ status: 'skipped', reason }) as const;
@@ -187,7 +190,7 @@ async function collectAgentEvidence(options: AgentOptions, gate: CallGate, readC
       deadlineMs: DIAGNOSIS_CALL_DEADLINE_MS,
       logger,
       signal,
-      open: () => laneClient(options.criSocket, gate, 'diagnosis', { logger, defaultDeadlineMs: DIAGNOSIS_CALL_DEADLINE_MS }),
+      open: () => openLane(DIAGNOSIS_CALL_DEADLINE_MS),
       reason: 'the runtime socket on this node (the agent, one call at a time)',
     }).then(
       (report): Fetched<NodeSideEvidence> => ({ status: 'ok', value: nodeSideEvidence(report), ms: Math.round(performance.now() - started) }),

@@ -27,6 +27,8 @@ export interface KubeGatewayOptions {
   watch?: Partial<Omit<NodeWatchOptions, 'logger'>>;
   /** Kubeconfig documents held in memory instead of files (the node agent's in-cluster config). */
   kubeconfigTexts?: { file: string; text: string }[];
+  /** How a context's client is made (default createKubeClient; the agent's needs no client-node). */
+  createClient?: (ctx: ResolvedContext) => Promise<KubeClient>;
 }
 
 /** A request failed; `error` says why in ClusterError terms (thrown by listNodeEvents and countPods). */
@@ -89,7 +91,7 @@ class Gateway implements KubeGateway {
     const key = JSON.stringify([ctx.cluster, ctx.user, ctx.info]);
     const cached = this.clients.get(ctx.info.name);
     if (cached?.key === key) return cached.client;
-    const client = createKubeClient(ctx);
+    const client = (this.options.createClient ?? createKubeClient)(ctx);
     // A failed creation (bad credentials file, say) must not be cached forever.
     client.catch(() => this.clients.delete(ctx.info.name));
     this.clients.set(ctx.info.name, { key, client });

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText, type MetricFamily } from '../../../src/core/parse/prometheusText';
 import { parseTimelineSession } from '../../../src/core/timeline/validate';
+import { timeoutSignal } from '../../../src/core/util/deadlineSignal';
 import { stack, waitForState } from '../cri/kit';
 
 const env = stack();
@@ -42,7 +43,7 @@ async function closedPort(): Promise<number> {
 
 async function get(base: string, path: string): Promise<{ status: number; body: string; ms: number; headers: Headers }> {
   const started = Date.now();
-  const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${base}${path}`, { signal: timeoutSignal(10_000) });
   return { status: response.status, body: await response.text(), ms: Date.now() - started, headers: response.headers };
 }
 
