@@ -44,9 +44,9 @@ Options:
   --ca-file PATH           the API server's CA (default ${SERVICE_ACCOUNT_DIR}/ca.crt)
   --period DURATION        relist period (default 1s, the kubelet's)
   --kubelet-scrape-interval DURATION
-                           between two scrapes of the kubelet's /metrics (default 15s)
+                           between two scrapes of the kubelet's /metrics (default 30s)
   --diagnosis-period DURATION
-                           between two node-side diagnoses (default 1m)
+                           between two node-side diagnoses (default 2m)
   --retain DURATION        how much of the session /v1/session keeps (default 15m)
   -h, --help               show this help
 
@@ -124,8 +124,8 @@ export function parseAgentArgs(argv: readonly string[], env: Readonly<Record<str
     tokenFile: v['token-file'] ?? join(SERVICE_ACCOUNT_DIR, 'token'),
     caFile: v['ca-file'] ?? join(SERVICE_ACCOUNT_DIR, 'ca.crt'),
     periodMs: durationOption('agent', 'period', v.period ?? '1s', 100),
-    kubeletScrapeMs: durationOption('agent', 'kubelet-scrape-interval', v['kubelet-scrape-interval'] ?? '15s', 1_000),
-    diagnosisPeriodMs: durationOption('agent', 'diagnosis-period', v['diagnosis-period'] ?? '1m', 1_000),
+    kubeletScrapeMs: durationOption('agent', 'kubelet-scrape-interval', v['kubelet-scrape-interval'] ?? '30s', 1_000),
+    diagnosisPeriodMs: durationOption('agent', 'diagnosis-period', v['diagnosis-period'] ?? '2m', 1_000),
     retainMs: durationOption('agent', 'retain', v.retain ?? '15m', 10_000),
   };
   if (v['kubelet-ca'] !== undefined) args.kubeletCa = v['kubelet-ca'];
