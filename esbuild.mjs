@@ -64,6 +64,8 @@ export function cliTargets({ production, outdir = 'dist' }) {
   return [
     { ...nodeTarget(production, 'src/cli/main.ts', `${outdir}/cli.js`), banner: { js: '#!/usr/bin/env node' } },
     nodeTarget(production, 'src/cli/remoteCommands.ts', `${outdir}/cliRemote.js`),
+    // The node agent alone; client-node stays out (src/cli/agentCommand.ts says why it is never imported).
+    { ...nodeTarget(production, 'src/cli/agentCommand.ts', `${outdir}/cliAgent.js`), external: [...nodeExternals, '@kubernetes/client-node'] },
   ];
 }
 

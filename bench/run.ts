@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark in one run, printed side by side. Not a test: the numbers are read by
 // people (and copied into the README), goals are printed next to them, and nothing fails on a slow machine.
-// The node-access benchmark needs root and the real node stack (bash test/support/node-stack.sh up).
+// The node-access, live feed and agent benchmarks need root and the real node stack (bash test/support/node-stack.sh up).
 
 import { benchActivation } from './activation';
+import { benchAgent } from './agent';
 import { benchDiagnose } from './diagnose';
 import { benchKube } from './kube';
 import { benchLogs } from './logs';
@@ -20,6 +21,7 @@ const suites: Array<[string, () => Promise<string[]>]> = [
   ['Kubelet log reader and language server', benchLogs],
   ['Timeline webview (24 h recording, live updates, bundle)', benchTimelineWebview],
   ['Timeline live feed (110 pods over SSH vs node-local)', benchTimelineFeed],
+  ['Node agent (110 pods, 1 s period, its own process)', benchAgent],
 ];
 
 async function main(): Promise<void> {

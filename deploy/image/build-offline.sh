@@ -8,7 +8,7 @@
 #
 # NODE_BIN (default: `command -v node`) picks the Node binary; it must be Node 20 (the Dockerfile's base).
 # The tree is the Dockerfile's: /usr/local/bin/node, its libraries at the paths ldd prints, /etc/passwd and
-# /etc/group from rootfs/, /opt/pleg-doctor/{cli.js,cliRemote.js}; user 65532:65532; entrypoint
+# /etc/group from rootfs/, /opt/pleg-doctor/{cli.js,cliRemote.js,cliAgent.js}; user 65532:65532; entrypoint
 # node /opt/pleg-doctor/cli.js, command `agent`. Files are written with mtime 0 and owner 0, so the same
 # inputs give the same archive.
 set -euo pipefail
@@ -26,7 +26,7 @@ NODE_BIN="${NODE_BIN:-$(command -v node || true)}"
 [ -n "$NODE_BIN" ] && [ -x "$NODE_BIN" ] || die "no node binary (set NODE_BIN)"
 version="$("$NODE_BIN" --version)"
 case "$version" in v20.*) ;; *) die "$NODE_BIN is Node $version; the image is Node 20 (set NODE_BIN)" ;; esac
-for f in dist/cli.js dist/cliRemote.js; do [ -s "$REPO/$f" ] || die "$REPO/$f is missing: run npm run build first"; done
+for f in dist/cli.js dist/cliRemote.js dist/cliAgent.js; do [ -s "$REPO/$f" ] || die "$REPO/$f is missing: run npm run build first"; done
 for tool in ldd tar sha256sum; do command -v "$tool" > /dev/null || die "$tool is needed"; done
 
 WORK="$(mktemp -d)"
@@ -46,7 +46,7 @@ while IFS= read -r lib; do
 done <<< "$libs"
 cp -L "$NODE_BIN" "$ROOT/usr/local/bin/node"
 cp "$HERE/rootfs/etc/passwd" "$HERE/rootfs/etc/group" "$ROOT/etc/"
-cp "$REPO/dist/cli.js" "$REPO/dist/cliRemote.js" "$ROOT/opt/pleg-doctor/"
+cp "$REPO/dist/cli.js" "$REPO/dist/cliRemote.js" "$REPO/dist/cliAgent.js" "$ROOT/opt/pleg-doctor/"
 
 # Entries named without a leading "./", as `docker save` writes them.
 tarball() { (cd "$1" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --format=gnu -cf "$2" -- *); }

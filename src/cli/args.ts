@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './io';
 import { errorText } from '../core/util/errorText';
+import { parseGoDurationNs } from '../core/util/goDuration';
 
 /** One option, as node:util parseArgs takes it (no defaults: a command applies its own). */
 export interface CliOption {
@@ -123,4 +124,17 @@ export function parseCommandArgs<T extends CliOptions>(argv: readonly string[], 
     if (value === '' || (Array.isArray(value) && value.includes(''))) throw new CliUsageError(`${spec.command}: --${name} needs a value`);
   }
   return { help: false, values: values as CliValues<T>, positionals: parsed.positionals };
+}
+
+/** `--NAME DURATION` (a Go duration such as 500ms, 90s, 10m) in ms, at least `minMs`; a usage error names the command. */
+export function durationOption(command: string, name: string, text: string, minMs: number): number {
+  let ns: bigint;
+  try {
+    ns = parseGoDurationNs(text);
+  } catch {
+    throw new CliUsageError(`${command}: --${name} must be a duration such as 500ms, 90s or 10m, got ${JSON.stringify(text)}`);
+  }
+  const ms = Number(ns / 1_000_000n);
+  if (ms < minMs) throw new CliUsageError(`${command}: --${name} must be at least ${minMs} ms, got ${JSON.stringify(text)}`);
+  return ms;
 }

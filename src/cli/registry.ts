@@ -9,19 +9,21 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { CliCommand } from './io';
+import type * as AgentCommand from './agentCommand';
 import type * as RemoteCommands from './remoteCommands';
 
-/** The file esbuild.mjs writes next to dist/cli.js. */
+/** The files esbuild.mjs writes next to dist/cli.js. */
 export const REMOTE_COMMANDS_BUNDLE = 'cliRemote.js';
+export const AGENT_COMMAND_BUNDLE = 'cliAgent.js';
 
-async function loadRemoteCommands(): Promise<typeof RemoteCommands> {
-  if (__filename.endsWith('.ts')) {
-    const source = './remoteCommands';
-    return (await import(source)) as typeof RemoteCommands;
-  }
-  // Bundled: a missing dist/cliRemote.js fails here with Node's "Cannot find module" naming its path.
-  return createRequire(__filename)(join(__dirname, REMOTE_COMMANDS_BUNDLE)) as typeof RemoteCommands;
+/** A command module from source (vitest, tsx), or its bundle beside dist/cli.js. */
+async function loadBundled<T>(source: string, bundle: string): Promise<T> {
+  if (__filename.endsWith('.ts')) return (await import(source)) as T;
+  // Bundled: a missing bundle fails here with Node's "Cannot find module" naming its path.
+  return createRequire(__filename)(join(__dirname, bundle)) as T;
 }
+
+const loadRemoteCommands = (): Promise<typeof RemoteCommands> => loadBundled('./remoteCommands', REMOTE_COMMANDS_BUNDLE);
 
 export interface CommandEntry {
   /** One line for `pleg-doctor --help`. */
@@ -30,6 +32,10 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  agent: {
+    summary: 'Run as the node agent (DaemonSet): the live PLEG model on the local runtime, served as Prometheus metrics',
+    load: async () => (await loadBundled<typeof AgentCommand>('./agentCommand', AGENT_COMMAND_BUNDLE)).agentCommand(),
+  },
   classify: {
     summary: 'Classify Nodes from a file or stdin (Node, NodeList, or `kubectl get nodes -o json`)',
     load: async () => (await import('./commands/classify')).classifyCommand,

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliTargets } from '../../esbuild.mjs';
-import { REMOTE_COMMANDS_BUNDLE } from '../../src/cli/registry';
+import { AGENT_COMMAND_BUNDLE, REMOTE_COMMANDS_BUNDLE } from '../../src/cli/registry';
 import { conventionCases, conventionFiles, helpExitCode } from '../support/conventionCases';
 
 const ROOT = resolve(__dirname, '../..');
@@ -35,6 +35,13 @@ describe('the pleg-doctor bundles', () => {
       expect(read(REMOTE_COMMANDS_BUNDLE)).toContain(marker);
     }
     expect(statSync(join(dir, 'cli.js')).size).toBeLessThan(statSync(join(dir, REMOTE_COMMANDS_BUNDLE)).size / 5);
+  });
+
+  it('cliAgent.js, the agent alone, carries neither client-node nor ssh2 and runs `agent --help`', () => {
+    expect(AGENT_COMMAND_BUNDLE).toBe('cliAgent.js');
+    for (const marker of ['No active cluster!', 'SSH-2.0-ssh2js']) expect(read(AGENT_COMMAND_BUNDLE)).not.toContain(marker);
+    expect(statSync(join(dir, AGENT_COMMAND_BUNDLE)).size).toBeLessThan(statSync(join(dir, REMOTE_COMMANDS_BUNDLE)).size / 5);
+    expect(cli('agent', '--help')).toMatch(/^Usage: pleg-doctor agent/u);
   });
 
   it('runs an offline command from cli.js alone and a remote one through cliRemote.js', () => {

@@ -10,7 +10,6 @@ import { newTimelineSession } from '../../core/timeline/newSession';
 import { applySessionDelta, type SessionSettings, type TimelineSession } from '../../core/timeline/session';
 import type { KubeletProfileId } from '../../core/pleg/types';
 import { profileIdForMinor } from '../../core/pleg/profiles';
-import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { Logger } from '../../core/util/logger';
 import type { CriReader } from '../../infra/cri/reader';
 import { localSocketClient, socketPathOf } from '../../infra/cri/transports/localSocket';
@@ -20,7 +19,7 @@ import { HostKeyUnknownError } from '../../infra/ssh/errors';
 import type { SshPool } from '../../infra/ssh/pool';
 import { runLiveFeed } from '../../infra/timeline/liveFeed';
 import { readMetricsFolder } from '../../infra/timeline/readMetricsFolder';
-import { parseCommandArgs } from '../args';
+import { durationOption, parseCommandArgs } from '../args';
 import { CliUsageError, type CliCommand, type CliIo } from '../io';
 import { chooseContext, CONTEXT_OPTION_HELP, currentContextOf, gatewayOptions, listKubeContexts, type KubeGatewayFactory } from '../kubeContext';
 import { hostKeyAdvice, openSshPool, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom, sshOptionsGiven, transportKinds, type SshArgs } from '../sshNodeAccess';
@@ -101,17 +100,7 @@ export interface TimelineArgs {
   criSocket?: string;
 }
 
-function durationMs(name: string, text: string, minMs: number): number {
-  let ns: bigint;
-  try {
-    ns = parseGoDurationNs(text);
-  } catch {
-    throw new CliUsageError(`timeline: --${name} must be a duration such as 500ms, 90s or 10m, got ${JSON.stringify(text)}`);
-  }
-  const ms = Number(ns / 1_000_000n);
-  if (ms < minMs) throw new CliUsageError(`timeline: --${name} must be at least ${minMs} ms, got ${JSON.stringify(text)}`);
-  return ms;
-}
+const durationMs = (name: string, text: string, minMs: number): number => durationOption('timeline', name, text, minMs);
 
 function profileOf(version: string): KubeletProfileId {
   const m = /^v?1\.(\d+)/u.exec(version.trim());

@@ -38,8 +38,17 @@ export function parseKubeletConfigz(text: string): KubeletConfigz {
   }
   const config = root[wrapper];
   if (!isObject(config)) throw new KubeletConfigzError(`configz: ${wrapper} is ${describe(config)}, expected an object`);
+  return readKubeletConfiguration(config, `configz: ${wrapper}`);
+}
+
+/**
+ * The fields PLEG Doctor reads from a KubeletConfiguration object (kubelet.config.k8s.io/v1beta1, the JSON
+ * names of pkg/kubelet/apis/config/v1beta1 types.go): as /configz serves it, or as the kubelet's config file
+ * holds it (core/agent/kubeletConfigFile.ts). `where` prefixes every complaint.
+ */
+export function readKubeletConfiguration(config: Record<string, unknown>, where0: string): KubeletConfigz {
   const field = (name: string): unknown => (Object.hasOwn(config, name) ? config[name] : undefined);
-  const where = (name: string): string => `configz: ${wrapper}.${name}`;
+  const where = (name: string): string => `${where0}.${name}`;
 
   const str = (name: string): string | undefined => {
     const v = field(name);

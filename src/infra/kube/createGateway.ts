@@ -10,7 +10,7 @@ import { toClusterError } from './errors';
 import type { ClusterError, ContextInfo, KubeconfigSummary, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch } from './gateway';
 import { createKubeClient } from './kubeClient';
 import type { KubeClient } from './kubeClient';
-import { KubeConfigError, loadKubeconfigs } from './kubeconfig';
+import { KubeConfigError, loadKubeconfigs, mergeKubeconfigs } from './kubeconfig';
 import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
 import { nodeProxyGet } from './nodeProxy';
 import { slimNode } from './slimNode';
@@ -25,6 +25,10 @@ export interface KubeGatewayOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Tuning for tests and benchmarks; production uses the defaults. */
   watch?: Partial<Omit<NodeWatchOptions, 'logger'>>;
+  /** Kubeconfig documents held in memory instead of files (the node agent's in-cluster config). */
+  kubeconfigTexts?: { file: string; text: string }[];
+  /** How a context's client is made (default createKubeClient; the agent's needs no client-node). */
+  createClient?: (ctx: ResolvedContext) => Promise<KubeClient>;
 }
 
 /** A request failed; `error` says why in ClusterError terms (thrown by listNodeEvents and countPods). */
@@ -57,20 +61,26 @@ class Gateway implements KubeGateway {
     this.watchOptions = { ...DEFAULT_NODE_WATCH_OPTIONS, ...options.watch, logger: this.logger };
   }
 
+  private load(): LoadedKubeconfig {
+    const texts = this.options.kubeconfigTexts;
+    if (texts !== undefined) return { ...mergeKubeconfigs(texts), searched: texts.map((t) => t.file) };
+    return loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+  }
+
   listContexts(): ContextInfo[] {
     // Read the files again each time: the user may have switched clusters or fixed a typo since.
-    this.loaded = loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+    this.loaded = this.load();
     return this.loaded.contexts.map((c) => ({ ...c.info }));
   }
 
   kubeconfigSummary(): KubeconfigSummary {
-    const loaded = this.loaded ?? loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+    const loaded = this.loaded ?? this.load();
     this.loaded = loaded;
     return { files: [...loaded.files], searched: [...loaded.searched], ...(loaded.currentContext !== undefined ? { currentContext: loaded.currentContext } : {}) };
   }
 
   private resolve(context: string): ResolvedContext {
-    const loaded = this.loaded ?? loadKubeconfigs(this.options.kubeconfigPaths, this.options.env ?? process.env);
+    const loaded = this.loaded ?? this.load();
     this.loaded = loaded;
     const found = loaded.contexts.find((c) => c.info.name === context);
     if (!found) throw new KubeConfigError(loaded.files.join(', ') || 'kubeconfig', `no context named "${context}"`);
@@ -81,7 +91,7 @@ class Gateway implements KubeGateway {
     const key = JSON.stringify([ctx.cluster, ctx.user, ctx.info]);
     const cached = this.clients.get(ctx.info.name);
     if (cached?.key === key) return cached.client;
-    const client = createKubeClient(ctx);
+    const client = (this.options.createClient ?? createKubeClient)(ctx);
     // A failed creation (bad credentials file, say) must not be cached forever.
     client.catch(() => this.clients.delete(ctx.info.name));
     this.clients.set(ctx.info.name, { key, client });

@@ -6,6 +6,7 @@
 
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, RequestOptions } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 // Type-only: erased at build time, so it does not load client-node during activation.
 import type * as ClientNodeTypes from '@kubernetes/client-node';
@@ -300,4 +301,24 @@ export async function createKubeClient(ctx: ResolvedContext): Promise<KubeClient
     return opts;
   };
   return new HttpKubeClient(ctx.info.server, prepare, plugin !== undefined ? () => plugin.invalidate() : undefined);
+}
+
+/**
+ * The API server as a pod's service account reaches it (the node agent), without client-node: the bearer
+ * token re-read from its file before every request (the kubelet rotates a projected token in place) and the
+ * cluster CA from the mounted ca.crt. Nothing else of a kubeconfig (exec, OIDC, proxies) is needed there,
+ * and leaving client-node out keeps the agent's memory within its budget (bench/agent.ts).
+ */
+export function serviceAccountKubeClient(server: string, files: { tokenFile: string; caFile: string }): KubeClient {
+  const prepare = async (): Promise<RequestOptions> => {
+    let token: string;
+    let ca: Buffer;
+    try {
+      [token, ca] = await Promise.all([readFile(files.tokenFile, 'utf8'), readFile(files.caFile)]);
+    } catch (err) {
+      throw new KubeConfigError('in-cluster config', `cannot read the service-account token or CA: ${(err as Error).message}`);
+    }
+    return { ca, headers: { Authorization: `Bearer ${token.trim()}` } } as RequestOptions;
+  };
+  return new HttpKubeClient(server, prepare);
 }

@@ -6,13 +6,18 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../core/util/logger';
+import type { CriReader } from '../cri/reader';
 import { takeSnapshot } from '../cri/snapshot';
 import { localSocketClient, socketPathOf } from '../cri/transports/localSocket';
 import type { NodeSnapshotReport } from './collectNodeSnapshot';
 
-export async function localNodeSnapshot(endpoint: string, options: { deadlineMs: number; logger: Logger; signal: AbortSignal }): Promise<NodeSnapshotReport> {
+export async function localNodeSnapshot(
+  endpoint: string,
+  options: { deadlineMs: number; logger: Logger; signal: AbortSignal; open?: () => CriReader; reason?: string },
+): Promise<NodeSnapshotReport> {
   const path = socketPathOf(endpoint);
-  const client = localSocketClient(endpoint, { logger: options.logger, defaultDeadlineMs: options.deadlineMs });
+  // The agent opens its client on its one-call-at-a-time lane (infra/agent/criLane.ts).
+  const client = options.open?.() ?? localSocketClient(endpoint, { logger: options.logger, defaultDeadlineMs: options.deadlineMs });
   const started = performance.now();
   try {
     const snapshot = await takeSnapshot(client, { deadlineMs: options.deadlineMs, perContainerStats: true, signal: options.signal });
@@ -20,7 +25,7 @@ export async function localNodeSnapshot(endpoint: string, options: { deadlineMs:
       host: `${hostname()} (this machine)`,
       via: [],
       connectMs: Math.round((performance.now() - started) * 10) / 10,
-      transport: { kind: 'unixSocket', endpoint: path, reason: 'the runtime socket on this machine (--cri-socket)', attempts: [] },
+      transport: { kind: 'unixSocket', endpoint: path, reason: options.reason ?? 'the runtime socket on this machine (--cri-socket)', attempts: [] },
       snapshot,
     };
   } finally {

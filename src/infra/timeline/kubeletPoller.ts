@@ -2,6 +2,7 @@
 // that gets no answer within its deadline is recorded as 'hung': a frozen runtime makes the kubelet's
 // collectors block) and the Node object (its Ready condition, kubelet version and pod capacity).
 
+import type { Fetched } from '../../core/diagnose/evidence';
 import type { KubeNode } from '../../core/kube/objects';
 import type { KubeletSampler } from '../../core/timeline/kubeletSampler';
 import type { KubeletSample, SessionReady } from '../../core/timeline/session';
@@ -20,10 +21,15 @@ export interface KubeletPollTarget {
   timeoutMs: number;
 }
 
-/** Scrapes /metrics once and turns it into a sample (relative to the sampler's t = 0). */
+/** Scrapes /metrics once through the node proxy and turns it into a sample (relative to the sampler's t = 0). */
 export async function scrapeKubelet(target: KubeletPollTarget, sampler: KubeletSampler, signal: AbortSignal): Promise<KubeletSample> {
   const epochMs = Date.now();
   const fetched = await fetchKubeletEndpoint(METRICS_ENDPOINT, { gateway: target.gateway, context: target.context, node: target.node, timeoutMs: target.timeoutMs, signal });
+  return sampleOfScrape(fetched, sampler, epochMs);
+}
+
+/** One /metrics answer, however it was fetched (node proxy, or the kubelet's own port for the agent), as a sample. */
+export function sampleOfScrape(fetched: Fetched<string>, sampler: KubeletSampler, epochMs: number): KubeletSample {
   switch (fetched.status) {
     case 'ok':
       return sampler.sample({ epochMs, outcome: 'ok', text: fetched.value, scrapeMs: fetched.ms });

@@ -5,7 +5,9 @@
 //    ticker keeps Healthy() moving while a call hangs.
 //  - kubelet (when a cluster is available): /metrics through the node proxy every few seconds, and the
 //    Node itself through a watch of that one object, apart from the scrape: a frozen runtime makes
-//    /metrics hang for its whole deadline, and the Ready lane must not wait for it.
+//    /metrics hang for its whole deadline, and the Ready lane must not wait for it. The node agent reads
+//    /metrics and the kubelet's configuration on the node itself instead (`kubelet`), and watches the Node
+//    through its in-cluster gateway.
 // The feed keeps its own copy of the session it emits, so that it can say what it predicts (the runtime
 // down post, PLEG's crossing, the NotReady post, the Ready post: postPredictions.ts) the moment the
 // evidence changes; predictions go into the session as they are made.
@@ -22,7 +24,7 @@ import { LivePlegModel } from '../../core/timeline/liveModel';
 import { newTimelineSession } from '../../core/timeline/newSession';
 import { PredictionTracker, predictPosts } from '../../core/timeline/postPredictions';
 import { StallDetector } from '../../core/timeline/runtimeStall';
-import { applySessionDelta, type RuntimeStall, type SessionDelta, type SessionReady, type SessionSettings } from '../../core/timeline/session';
+import { applySessionDelta, type KubeletSample, type RuntimeStall, type SessionDelta, type SessionReady, type SessionSettings } from '../../core/timeline/session';
 import type { KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
@@ -31,7 +33,9 @@ import { fetchKubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
 import type { KubeGateway } from '../kube/gateway';
 import { fetchPodStatus, listRuntime, PeriodAbortedError, type CallObserver } from './criPeriod';
 import { watchContainerEvents } from './eventStream';
-import { fetchNode, readNode, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
+import { fetchNode, readNode, sampleOfScrape, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
+import type { Fetched } from '../../core/diagnose/evidence';
+import type { KubeletConfigz } from '../../core/parse/kubeletEndpointTypes';
 import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
 import { errorText } from '../../core/util/errorText';
 
@@ -52,6 +56,12 @@ export interface LiveFeedOptions {
   /** Why there is no SSH (said in `lacks`). */
   noCriReason?: string;
   kube?: { gateway: KubeGateway; context: string; intervalMs?: number; timeoutMs?: number };
+  /**
+   * The kubelet read on its own node (the agent), in place of the node proxy: `metrics` scrapes its port
+   * directly, `config` reads its configuration (the config file) instead of /configz. With `kubelet` the
+   * metrics loop runs even without `kube`, and `kube` serves the Node (Ready lane, version) only.
+   */
+  kubelet?: KubeletOnNode;
   signal: AbortSignal;
   onDelta: (delta: SessionDelta) => void;
   logger?: Logger;
@@ -61,6 +71,17 @@ export interface LiveFeedOptions {
   tickMs?: number;
 }
 
+
+export interface KubeletOnNode {
+  metrics: (timeoutMs: number, signal: AbortSignal) => Promise<Fetched<string>>;
+  config?: (signal: AbortSignal) => Promise<Fetched<KubeletConfigz>>;
+  /** The permission a 403 on `metrics` lacks, for the session's `lacks`. */
+  metricsPermission: string;
+  /** Where `config` reads from, for the log. */
+  configSource: string;
+  /** Between scrapes (default DEFAULT_METRICS_INTERVAL_MS). */
+  intervalMs?: number;
+}
 
 export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   const { signal, onDelta } = options;
@@ -95,7 +116,15 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       ? undefined
       : { gateway: options.kube.gateway, context: options.kube.context, node: options.node, timeoutMs: options.kube.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS };
   if (options.connectCri === undefined) setLack('cri', options.noCriReason ?? 'no SSH access to this node: no model relists; the timeline shows the kubelet\u2019s own metrics and the Ready condition only');
-  if (target === undefined) setLack('kube', 'no cluster connection: no kubelet metrics and no Ready condition');
+  if (target === undefined) setLack('kube', options.kubelet === undefined ? 'no cluster connection: no kubelet metrics and no Ready condition' : 'no cluster connection: no Ready condition');
+  const timeoutMs = options.kube?.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
+  // Where the kubelet's configuration comes from: the agent's config file, else /configz through the proxy.
+  const readConfig: ((signal: AbortSignal) => Promise<Fetched<KubeletConfigz>>) | undefined =
+    options.kubelet?.config ??
+    (target !== undefined && options.settingsFromConfigz === true
+      ? (s) => fetchKubeletEndpoint({ path: '/configz', parse: parseKubeletConfigz }, { gateway: target.gateway, context: target.context, node: options.node, timeoutMs: target.timeoutMs, signal: s })
+      : undefined);
+  const configSource = options.kubelet?.config !== undefined ? options.kubelet.configSource : '/configz';
 
   // What the node says about itself before the model starts: its kubelet version picks the profile.
   let settings = { ...options.settings };
@@ -132,20 +161,21 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     } else {
       logger.warn(`timeline of ${options.node}: ${got.error}`);
     }
-    if (options.settingsFromConfigz === true && !signal.aborted) {
-      const configz = await fetchKubeletEndpoint({ path: '/configz', parse: parseKubeletConfigz }, { gateway: target.gateway, context: target.context, node: options.node, timeoutMs: target.timeoutMs, signal });
-      if (configz.status === 'ok') {
-        configzGates = configz.value.featureGates;
-        settings = {
-          ...settings,
-          runtimeRequestTimeoutMs: configz.value.runtimeRequestTimeoutMs,
-          evented: configz.value.featureGates['EventedPLEG'] === true,
-          ...(configz.value.maxPods !== undefined ? { maxPods: configz.value.maxPods } : {}),
-          ...(configz.value.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: configz.value.nodeStatusUpdateFrequencyMs } : {}),
-        };
-      } else {
-        logger.info(`timeline of ${options.node}: /configz not read (${configz.status}); keeping runtimeRequestTimeout ${settings.runtimeRequestTimeoutMs} ms`);
-      }
+  }
+  if (readConfig !== undefined && !signal.aborted) {
+    const configz = await readConfig(signal);
+    if (configz.status === 'ok') {
+      configzGates = configz.value.featureGates;
+      settings = {
+        ...settings,
+        runtimeRequestTimeoutMs: configz.value.runtimeRequestTimeoutMs,
+        evented: configz.value.featureGates['EventedPLEG'] === true,
+        ...(configz.value.maxPods !== undefined ? { maxPods: configz.value.maxPods } : {}),
+        ...(configz.value.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: configz.value.nodeStatusUpdateFrequencyMs } : {}),
+      };
+    } else {
+      // The agent's config file is its only source: say so loudly; /configz is optional for the panel.
+      (options.kubelet?.config !== undefined ? logger.warn : logger.info).call(logger, `timeline of ${options.node}: ${configSource} not read (${configz.status}${'message' in configz ? `: ${configz.message}` : ''}); keeping runtimeRequestTimeout ${settings.runtimeRequestTimeoutMs} ms`);
     }
   }
   if (signal.aborted) return;
@@ -162,7 +192,13 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
 
   const loops: Promise<void>[] = [];
   if (options.connectCri !== undefined) loops.push(criLoop(options.connectCri));
-  if (target !== undefined) loops.push(kubeletLoop(target), nodeLoop(target));
+  const direct = options.kubelet;
+  if (direct !== undefined) {
+    loops.push(kubeletLoop(async (sampler, s) => sampleOfScrape(await direct.metrics(timeoutMs, s), sampler, Date.now()), direct.metricsPermission));
+  } else if (target !== undefined) {
+    loops.push(kubeletLoop((sampler, s) => scrapeKubelet(target, sampler, s), 'get on nodes/proxy'));
+  }
+  if (target !== undefined) loops.push(nodeLoop(target));
   await Promise.all(loops);
 
   async function criLoop(connect: (signal: AbortSignal) => Promise<CriReader>): Promise<void> {
@@ -298,14 +334,14 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     }
   }
 
-  async function kubeletLoop(t: KubeletPollTarget): Promise<void> {
+  async function kubeletLoop(scrape: (sampler: KubeletSampler, signal: AbortSignal) => Promise<KubeletSample>, permission: string): Promise<void> {
     const sampler = new KubeletSampler(Date.now() - clock());
-    const interval = options.kube?.intervalMs ?? DEFAULT_METRICS_INTERVAL_MS;
+    const interval = options.kubelet?.intervalMs ?? options.kube?.intervalMs ?? DEFAULT_METRICS_INTERVAL_MS;
     while (!signal.aborted) {
       const started = clock();
       try {
-        const sample = await scrapeKubelet(t, sampler, signal);
-        const lacksChanged = setLack('metrics', sample.scrape === 'forbidden' ? `no kubelet metrics: ${sample.detail ?? 'forbidden'} (needs get on nodes/proxy)` : undefined);
+        const sample = await scrape(sampler, signal);
+        const lacksChanged = setLack('metrics', sample.scrape === 'forbidden' ? `no kubelet metrics: ${sample.detail ?? 'forbidden'} (needs ${permission})` : undefined);
         emit({ durationMs: clock(), kubelet: [sample] }, lacksChanged);
         // The gate as the kubelet itself exports it (kubernetes_feature_enabled), over configz or a default.
         const exported = sample.scrape === 'ok' ? readOnDemandGate({ metricsGates: sampler.featureGates }) : undefined;

@@ -169,11 +169,13 @@ describe('the offline-built image on the real node', () => {
       const out = { uid: process.getuid(), gid: process.getgid(), groups: process.getgroups() };
       try { fs.writeFileSync('/probe', 'x'); out.rootWrite = 'written'; } catch (e) { out.rootWrite = e.code; }
       out.kubeletConfig = fs.readFileSync('/var/lib/kubelet/config.yaml', 'utf8').includes('KubeletConfiguration');
+      // cli.js requires these by path: the agent's own bundle and the cluster commands'.
+      out.bundles = fs.readdirSync('/opt/pleg-doctor').sort();
       const s = require('node:net').connect('/run/containerd/containerd.sock');
       s.on('connect', () => { out.criSocket = 'connected'; console.log(JSON.stringify(out)); s.destroy(); });
       s.on('error', (e) => { out.criSocket = e.code; console.log(JSON.stringify(out)); });`;
     const logs = await runPod('pleg-doctor-probe', { command: ['/usr/local/bin/node', '-e', probe], args: [] });
-    expect(JSON.parse(logs.trim())).toEqual({ uid: 65532, gid: 65532, groups: expect.arrayContaining([0]), rootWrite: 'EROFS', kubeletConfig: true, criSocket: 'connected' });
+    expect(JSON.parse(logs.trim())).toEqual({ uid: 65532, gid: 65532, groups: expect.arrayContaining([0]), rootWrite: 'EROFS', kubeletConfig: true, bundles: ['cli.js', 'cliAgent.js', 'cliRemote.js'], criSocket: 'connected' });
   });
 });
 
