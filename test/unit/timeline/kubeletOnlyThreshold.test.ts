@@ -19,7 +19,7 @@ function silentGateway(): KubeGateway {
   return {
     listContexts: () => [],
     kubeconfigSummary: () => ({ files: [], searched: [] }),
-    watchNodes: (context) => ({ context, nodes: new Map(), state: { kind: 'connecting' }, onDidChangeNodes: () => none, onDidChangeState: () => none, refresh: () => undefined, dispose: () => undefined }),
+    watchNodes: (context: string) => ({ context, nodes: new Map(), state: { kind: 'connecting' }, onDidChangeNodes: () => none, onDidChangeState: () => none, refresh: () => undefined, dispose: () => undefined }),
     listNodeEvents: () => Promise.resolve([]),
     countPods: () => Promise.resolve(0),
     getNode: () => Promise.reject(new Error('no such node in this fake')),
