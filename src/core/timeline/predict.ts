@@ -128,7 +128,12 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
 function postedSentence(session: TimelineSession, crossingAtMs: number, notReadyByMs: number, nowMs: number, at: (ms: number) => string, why: string): string {
   const posted = session.ready.find((r) => r.atMs >= crossingAtMs && r.message.includes('PLEG is not healthy'));
   // The session's first Ready reading is not a post it saw: the node was NotReady when the session began.
-  if (posted !== undefined && posted === session.ready[0]) return `the kubelet had posted NotReady before the session began (${at(posted.atMs)})`;
+  // With the lastTransitionTime the API server gave, the sentence says since when.
+  if (posted !== undefined && posted === session.ready[0]) {
+    const stated = Date.parse(posted.lastTransitionTime ?? '') - Date.parse(session.startedAt);
+    if (Number.isFinite(stated) && stated <= posted.atMs) return `the node has been NotReady since ${at(stated)}, before the session began (${at(posted.atMs)})`;
+    return `the kubelet had posted NotReady before the session began (${at(posted.atMs)})`;
+  }
   if (posted !== undefined) return `the kubelet posted NotReady at ${at(posted.atMs)}`;
   if (notReadyByMs < nowMs) return `the kubelet's NotReady post was due at about ${at(notReadyByMs)} (${why})`;
   return `the kubelet posts NotReady at about ${at(notReadyByMs)} (${why})`;

@@ -20,7 +20,7 @@ export function sessionHeadline(session: TimelineSession, live: boolean, t: Loca
       message: '',
     };
   }
-  const since = state.sinceSeen === true ? t('Ready={0} since {1}', state.ready.status, clock(state.sinceEpochMs)) : t('Ready={0} since before {1}, when the session began', state.ready.status, clock(state.sinceEpochMs));
+  const since = state.sinceKnown === true ? t('Ready={0} since {1}', state.ready.status, clock(state.sinceEpochMs)) : t('Ready={0} since before {1}, when the session began', state.ready.status, clock(state.sinceEpochMs));
   return {
     verdict: state.verdict,
     title: verdictTitle(state.verdict, t),
