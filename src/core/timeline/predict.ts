@@ -3,6 +3,7 @@
 // runtime delays: nodeStatusLoop.ts). Based on the model's relists when the session has them, else on the
 // kubelet's own kubelet_pleg_last_seen_seconds.
 
+import { utcClock } from './utcClock';
 import { formatGoDurationMs } from '../util/goDuration';
 import { firstEvaluationFrom, syncLoopOf } from './nodeStatusLoop';
 import { hungSyncMs, JITTERED_LOOP } from './nodeStatusLoopShape';
@@ -43,13 +44,13 @@ export interface PredictOptions {
   formatTime?: (epochMs: number) => string;
 }
 
-const utcClock = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
-
 export function predictThreshold(session: TimelineSession, nowMs: number, options: PredictOptions = {}): ThresholdPrediction {
   const threshold = session.settings.thresholdMs;
   const period = session.settings.relistPeriodMs;
   const base = Date.parse(session.startedAt);
-  const at = (ms: number): string => (options.formatTime ?? utcClock)((Number.isFinite(base) ? base : 0) + ms);
+  const epoch = (ms: number): number => (Number.isFinite(base) ? base : 0) + ms;
+  // A time on another day than now (a NotReady stated to have begun days ago) carries its date.
+  const at = (ms: number): string => (options.formatTime ?? ((e: number) => utcClock(e, epoch(nowMs))))(epoch(ms));
   const fmt = (ms: number): string => formatGoDurationMs(Math.max(0, Math.round(ms)));
 
   const model = modelStamp(session);

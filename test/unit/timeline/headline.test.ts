@@ -84,6 +84,15 @@ describe('timeline headline', () => {
     expect(predictThreshold(session, 30_000).sentence).toMatch(/; the node has been NotReady since 06:49:45 UTC, before the session began \(07:00:00 UTC\)$/);
   });
 
+  it('a status that began on another day is dated with its day, in the headline and the prediction', () => {
+    const days = withReady([{ ...up(0), lastTransitionTime: '2026-11-12T16:39:14Z' }]);
+    expect(sessionHeadline(days, true, englishText).when).toBe('now (Ready=True since 2026-11-12 16:39:14 UTC)');
+    const session = withReady([{ ...down(0, PLEG_MESSAGE), lastTransitionTime: '2026-11-27T23:58:00Z' }], 30_000);
+    session.relists = [];
+    session.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 430 }];
+    expect(predictThreshold(session, 30_000).sentence).toMatch(/; the node has been NotReady since 2026-11-27 23:58:00 UTC, before the session began \(07:00:00 UTC\)$/);
+  });
+
   it('the live feed keeps the Node\'s lastTransitionTime with its Ready reading', () => {
     const node = { metadata: { name: 'n1' }, status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: PLEG_MESSAGE, lastTransitionTime: '2026-11-28T06:49:45Z', lastHeartbeatTime: '2026-11-28T07:00:00Z' }] } };
     expect(readNode(node).ready).toEqual({ status: 'False', reason: 'KubeletNotReady', message: PLEG_MESSAGE, lastTransitionTime: '2026-11-28T06:49:45Z' });
