@@ -2,7 +2,7 @@
 // versions, taints and any warnings about the input. Everything from the cluster is escaped.
 
 import type { NodeClassification } from '../classify/types';
-import { formatGoDuration } from '../util/goDuration';
+import { formatGoDuration, roundGoDurations } from '../util/goDuration';
 import type { FlapSummary } from './flapHistory';
 import { secondsSince } from './humanAge';
 import type { Localize } from './localize';
@@ -18,8 +18,9 @@ export type PodCount =
   | { kind: 'count'; count: number }
   | { kind: 'error'; message: string };
 
+/** Our own words cut to tenths, as the tree's rows are (roundGoDurations); the kubelet's message below is quoted whole. */
 function secondsToGo(seconds: number): string {
-  return formatGoDuration(BigInt(Math.round(seconds * 1e9)));
+  return roundGoDurations(formatGoDuration(BigInt(Math.round(seconds * 1e9))));
 }
 
 /**

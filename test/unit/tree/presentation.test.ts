@@ -91,7 +91,8 @@ describe('tooltip markdown', () => {
   it('has the kubelet message verbatim, PLEG timing, pods n/max and versions', () => {
     const md = nodeTooltipMarkdown(c, 'prod', { kind: 'count', count: 42 }, NOW, t, { clock: { locale: 'en-GB', timeZone: 'UTC' } });
     expect(md).toContain('```text\n' + PLEG_MESSAGE + '\n```');
-    expect(md).toContain('PLEG last relisted 3m46.752815514s ago; the kubelet reports NotReady above 3m0s.');
+    // Our own sentence is cut to tenths (issue 26 point 6); the kubelet's message keeps its nanoseconds as quoted.
+    expect(md).toContain('PLEG last relisted 3m46.7s ago; the kubelet reports NotReady above 3m0s.');
     expect(md).toContain('Pods bound to the node (API server): 42 / 110');
     expect(md).toContain('kubelet v1\\.32\\.0');
     // Local time and a relative age, never the raw ISO timestamp.
