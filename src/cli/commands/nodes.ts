@@ -168,10 +168,10 @@ function firstSync(watch: NodeWatch, timeoutMs: number, signal: AbortSignal): Pr
  * Each row's NotReady transitions of the last 30 min, from its events, EVENT_CONCURRENCY at a time, all
  * within `timeoutMs` (and the user's interrupt). As in the tree (host/cluster/flapTracker.ts), a node whose
  * Ready condition has not changed within the window cannot have flapped in it: its events are not asked
- * for, so a large cluster costs a few requests. A node whose events do not come keeps "?" in the table;
- * one line on stderr says how many and why.
+ * for, so a large cluster costs a few requests. A node whose events do not come keeps "?" in the table
+ * (null in the JSON); one line on stderr says how many and why.
  */
-async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeoutMs: number, io: CliIo): Promise<void> {
+async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeoutMs: number, io: CliIo, shownAs: string): Promise<void> {
   const signal = withDeadline(io.signal, timeoutMs);
   const since = now.getTime() - FLAP_WINDOW_S * 1000;
   const ask: NodeRow[] = [];
@@ -195,7 +195,7 @@ async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeo
   };
   await Promise.all(Array.from({ length: Math.min(EVENT_CONCURRENCY, ask.length) }, worker));
   const missing = rows.filter((r) => r.flaps === undefined).length;
-  if (missing > 0) io.stderr.write(`pleg-doctor: nodes: the events of ${missing} of ${rows.length} nodes could not be read within ${formatMs(timeoutMs)} (FLAPS/30M "?")${firstError !== undefined ? `: ${firstError}` : ''}\n`);
+  if (missing > 0) io.stderr.write(`pleg-doctor: nodes: the events of ${missing} of ${rows.length} nodes could not be read within ${formatMs(timeoutMs)} (${shownAs})${firstError !== undefined ? `: ${firstError}` : ''}\n`);
 }
 
 /** The JSON form of a row's flaps (null: its events could not be read); `flapping` as the table and the tree judge it. */
@@ -264,7 +264,7 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
         }
       });
       // The table's FLAPS/30M and the JSON's "flaps" come from the same events.
-      if (rows.length > 0) await loadFlaps(gateway, rows, now, args.timeoutMs, io);
+      if (rows.length > 0) await loadFlaps(gateway, rows, now, args.timeoutMs, io, table ? 'FLAPS/30M "?"' : '"flaps": null');
       if (table) {
         if (rows.length > 0) io.stdout.write(renderNodesTable(rows, now, contexts.length > 1));
         else if (failed === 0) io.stderr.write('pleg-doctor: nodes: no nodes\n');

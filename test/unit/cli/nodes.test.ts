@@ -146,7 +146,7 @@ describe('pleg-doctor nodes', () => {
       { count: 8, atLeast: false, windowSeconds: 1800, flapping: true },
       null,
     ]);
-    expect(json.err).toContain('the events of 1 of 4 nodes could not be read');
+    expect(json.err).toContain('the events of 1 of 4 nodes could not be read within 15s ("flaps": null): 403 Forbidden: cannot list events');
     const explicit = await runTty(g.factory, ['-o', 'json']);
     expect(explicit.out.split('\n')[0]).toMatch(/^\{"context":"prod"/u);
   });
