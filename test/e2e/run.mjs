@@ -15,8 +15,8 @@
 // (9) the tree explains (lib/treeExplainsCheck.mjs): status bar at startup, Ready message, events, log;
 // (10) zh-cn: a second code-server in Chinese shows the tree in Chinese (lib/localeCheck.mjs); (11) the
 // PLEG timeline on the demo's PLEG node: live through the API server, headed by the tree's verdict, every
-// lane drawn, lanes inside the plot after a zoom, and for every prod-eu node the tree, the report and the
-// timeline agree on the verdict (lib/timelineCheck.mjs); (C) the
+// lane drawn, lanes inside the plot after a zoom, and for every demo node (prod-eu and staging) the tree,
+// the report and the timeline agree on the verdict (lib/timelineCheck.mjs); (C) the
 // CLI under Node 20 and Node 24 alike (lib/cliRuntimesCheck.mjs). The
 // node stack is started when it is not up, and then taken down (and checked) at the end.
 // Screenshots go to test-results/e2e/. Ends with "N passed, N failed".

@@ -1,14 +1,14 @@
 // `pleg-doctor nodes [--context C | --all-contexts] [--kubeconfig F]… [-o table|json] [--timeout D]`: the
 // live nodes of the kubeconfig's current context (or --context, or every context), each with its verdict:
 // at a terminal a table, worst first, with each node's NotReady flaps of the last 30 min (its events);
-// otherwise, or with -o json, JSON lines. A context that does not sync before the deadline, or fails, gives
+// otherwise, or with -o json, JSON lines (with the same flaps). A context that does not sync before the deadline, or fails, gives
 // one error line; the exit code is then 1.
 
 import { classifyNode } from '../../core/classify/classifyNode';
 import type { KubeNode } from '../../core/kube/objects';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { ClusterError, KubeGateway, NodeWatch, WatchState } from '../../infra/kube/gateway';
-import { countFlaps, FLAP_WINDOW_S } from '../../core/tree/flapHistory';
+import { countFlaps, FLAP_WINDOW_S, isFlapping, type FlapSummary } from '../../core/tree/flapHistory';
 import { withDeadline } from '../../core/util/deadlineSignal';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
@@ -30,7 +30,8 @@ context with --all-contexts, with their verdicts. At a terminal, a table: worst 
 NotReady twice or more in the last 30 min counts as NotReady), with its NotReady transitions in that time
 (FLAPS/30M, from its NodeNotReady events; "?" when they could not be read). Otherwise, or with -o json,
 one JSON line per node:
-{"context","name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message"}
+{"context","name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message",
+ "flaps":{"count","atLeast","windowSeconds","flapping"}} ("flaps" null when the events could not be read)
 and one line per context that failed: {"context","error":{"kind","message"}}.
 
 Options:
@@ -167,10 +168,10 @@ function firstSync(watch: NodeWatch, timeoutMs: number, signal: AbortSignal): Pr
  * Each row's NotReady transitions of the last 30 min, from its events, EVENT_CONCURRENCY at a time, all
  * within `timeoutMs` (and the user's interrupt). As in the tree (host/cluster/flapTracker.ts), a node whose
  * Ready condition has not changed within the window cannot have flapped in it: its events are not asked
- * for, so a large cluster costs a few requests. A node whose events do not come keeps "?" in the table;
- * one line on stderr says how many and why.
+ * for, so a large cluster costs a few requests. A node whose events do not come keeps "?" in the table
+ * (null in the JSON); one line on stderr says how many and why.
  */
-async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeoutMs: number, io: CliIo): Promise<void> {
+async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeoutMs: number, io: CliIo, shownAs: string): Promise<void> {
   const signal = withDeadline(io.signal, timeoutMs);
   const since = now.getTime() - FLAP_WINDOW_S * 1000;
   const ask: NodeRow[] = [];
@@ -194,7 +195,12 @@ async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeo
   };
   await Promise.all(Array.from({ length: Math.min(EVENT_CONCURRENCY, ask.length) }, worker));
   const missing = rows.filter((r) => r.flaps === undefined).length;
-  if (missing > 0) io.stderr.write(`pleg-doctor: nodes: the events of ${missing} of ${rows.length} nodes could not be read within ${formatMs(timeoutMs)} (FLAPS/30M "?")${firstError !== undefined ? `: ${firstError}` : ''}\n`);
+  if (missing > 0) io.stderr.write(`pleg-doctor: nodes: the events of ${missing} of ${rows.length} nodes could not be read within ${formatMs(timeoutMs)} (${shownAs})${firstError !== undefined ? `: ${firstError}` : ''}\n`);
+}
+
+/** The JSON form of a row's flaps (null: its events could not be read); `flapping` as the table and the tree judge it. */
+function flapsJson(flaps: FlapSummary | undefined): { count: number; atLeast: boolean; windowSeconds: number; flapping: boolean } | null {
+  return flaps === undefined ? null : { count: flaps.count, atLeast: flaps.atLeast, windowSeconds: flaps.windowS, flapping: isFlapping(flaps) };
 }
 
 export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
@@ -238,26 +244,35 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
       let notReady = 0;
       const table = (args.output ?? (io.stdout.isTTY === true ? 'table' : 'json')) === 'table';
       const rows: NodeRow[] = [];
+      // JSON lines keep the kubeconfig's context order, a failed context's line in its place.
+      const lines: Array<NodeRow | { context: string; error: ClusterError }> = [];
       outcomes.forEach((outcome, i) => {
         const context = contexts[i] ?? '';
         if ('error' in outcome) {
           failed++;
           if (table) io.stderr.write(`pleg-doctor: nodes: context "${context}": ${outcome.error.kind}: ${outcome.error.message}\n`);
-          else io.stdout.write(`${JSON.stringify({ context, error: { kind: outcome.error.kind, message: outcome.error.message } })}\n`);
+          else lines.push({ context, error: outcome.error });
           return;
         }
         const nodes = [...outcome.nodes].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
         for (const node of nodes) {
           const c = classifyNode(node, now);
           if (c.verdict !== 'ready') notReady++;
-          if (table) rows.push({ context, classification: c, flaps: undefined });
-          else io.stdout.write(`${JSON.stringify({ context, ...classificationLine(c) })}\n`);
+          const row: NodeRow = { context, classification: c, flaps: undefined };
+          rows.push(row);
+          lines.push(row);
         }
       });
+      // The table's FLAPS/30M and the JSON's "flaps" come from the same events.
+      if (rows.length > 0) await loadFlaps(gateway, rows, now, args.timeoutMs, io, table ? 'FLAPS/30M "?"' : '"flaps": null');
       if (table) {
-        await loadFlaps(gateway, rows, now, args.timeoutMs, io);
         if (rows.length > 0) io.stdout.write(renderNodesTable(rows, now, contexts.length > 1));
         else if (failed === 0) io.stderr.write('pleg-doctor: nodes: no nodes\n');
+      } else {
+        for (const line of lines) {
+          const json = 'error' in line ? { context: line.context, error: { kind: line.error.kind, message: line.error.message } } : { context: line.context, ...classificationLine(line.classification), flaps: flapsJson(line.flaps) };
+          io.stdout.write(`${JSON.stringify(json)}\n`);
+        }
       }
       return failed > 0 || (args.failOnNotReady && notReady > 0) ? 1 : 0;
     } finally {

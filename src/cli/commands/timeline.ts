@@ -44,7 +44,9 @@ Options:
   --node NAME              the node (required for a live recording)
 ${CONTEXT_OPTION_HELP}  --for DURATION           how long to record, e.g. 90s, 10m (default 10m)
   --period DURATION        relist period (default 1s)
-  --threshold DURATION     the PLEG health threshold the model uses (default 3m0s)
+  --threshold DURATION     the PLEG health threshold the model uses (default 3m0s); only with --ssh or
+                           --cri-socket: without them no model runs, and the health lane is the kubelet's own
+                           (its fixed 3m0s)
   --runtime-request-timeout DURATION
                            deadline of every CRI call (default: the node's /configz, else 2m0s)
   --kubelet-version V      model this kubelet version (default: the node's, else 1.32)
@@ -136,6 +138,13 @@ export function parseTimelineArgs(argv: readonly string[]): TimelineArgs | 'help
     if (args.ssh !== undefined) throw new CliUsageError('timeline: --cri-socket (the runtime on this machine) and --ssh (the runtime on a remote node) exclude each other');
     args.criSocket = v['cri-socket'];
   }
+  // As the panel: a session without a model has the kubelet's own threshold (kubeletOnlySettings); a
+  // --threshold there would be ignored, so it is refused rather than silently dropped.
+  if (v.threshold !== undefined && ((args.ssh === undefined && args.criSocket === undefined) || v['from-metrics'] !== undefined)) {
+    throw new CliUsageError(
+      'timeline: --threshold is the model\'s, and no model runs without --ssh or --cri-socket (or with --from-metrics): the health lane then compares kubelet_pleg_last_seen_seconds against the kubelet\'s own threshold, 3m0s',
+    );
+  }
   if (v['from-metrics'] !== undefined) {
     args.fromMetrics = v['from-metrics'];
     return args;
@@ -198,7 +207,7 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
     }
     const logger = stderrLogger(io, 'timeline');
     if (args.fromMetrics !== undefined) {
-      const session = sessionFromMetricsSeries({ scrapes: await readMetricsFolder(args.fromMetrics), ...(args.node !== undefined ? { node: args.node } : {}), settings: { thresholdMs: args.thresholdMs } });
+      const session = sessionFromMetricsSeries({ scrapes: await readMetricsFolder(args.fromMetrics), ...(args.node !== undefined ? { node: args.node } : {}) });
       await writeSession(io, args.out, session);
       io.stderr.write(`pleg-doctor: timeline: ${session.kubelet.length} scrapes of ${session.node} written to ${args.out}\n`);
       return 0;

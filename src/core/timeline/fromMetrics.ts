@@ -3,7 +3,7 @@
 // show it: unhealthy from the instant the last-seen stamp got older than the threshold.
 
 import { profileForKubeletVersion } from '../pleg/profiles';
-import { DEFAULT_SESSION_SETTINGS, newTimelineSession } from './newSession';
+import { DEFAULT_SESSION_SETTINGS, kubeletOnlySettings, newTimelineSession } from './newSession';
 import { KubeletSampler, kubeletVersionFromMetrics, type MetricsScrape } from './kubeletSampler';
 import { unhealthyText } from './liveModel';
 import type { KubeletSample, SessionHealth, SessionReady, SessionSettings, TimelineSession } from './session';
@@ -22,7 +22,8 @@ export interface MetricsSeriesInput {
   conditions?: readonly ConditionSample[];
   /** t = 0; the first scrape's time by default. */
   startEpochMs?: number;
-  settings?: Partial<SessionSettings>;
+  /** The model's settings do not apply (no model runs): the threshold is the kubelet's own (kubeletOnlySettings). */
+  settings?: Partial<Omit<SessionSettings, 'thresholdMs'>>;
   kubeletVersion?: string;
 }
 
@@ -55,6 +56,7 @@ export function sessionFromMetricsSeries(input: MetricsSeriesInput): TimelineSes
     ...(version !== undefined ? { kubeletVersion: version } : {}),
     lacks,
   });
+  session.settings = kubeletOnlySettings(session.settings);
   session.kubelet = kubelet;
   session.health = healthFromSamples(kubelet, session.settings.thresholdMs);
   const ready: SessionReady[] = [];

@@ -15,10 +15,11 @@ export interface HeadlineState {
   /** Epoch ms since which the Ready status has been what it is (the condition's lastTransitionTime). */
   sinceEpochMs?: number;
   /**
-   * False when the status was already so at the session's first Ready entry: the transition came before
-   * the session, and sinceEpochMs is only a lower bound (the session's first reading).
+   * True when the transition time is known: seen in the session, or stated by the API server (the condition's
+   * lastTransitionTime, kept with the session's first reading). False: the status was already so at the
+   * session's first Ready entry and no transition time came with it, so sinceEpochMs is only a lower bound.
    */
-  sinceSeen?: boolean;
+  sinceKnown?: boolean;
   /** Epoch ms of the session's end: now for a live session. */
   atEpochMs: number;
 }
@@ -26,15 +27,22 @@ export interface HeadlineState {
 /**
  * The last Ready condition as the API server would show it, with the start of the run of entries that
  * have its status as its lastTransitionTime (the classifier needs it to tell a start-up transient from a
- * lasting error). Undefined when the session has no Ready entry.
+ * lasting error): a transition the session saw, else the lastTransitionTime the API server gave with the
+ * run's first entry (ms from the session's start, negative before it). Undefined when the session has no
+ * Ready entry.
  */
-export function lastReadyCondition(session: TimelineSession): { ready: SessionReady; transitionMs: number; seen: boolean } | undefined {
+export function lastReadyCondition(session: TimelineSession): { ready: SessionReady; transitionMs: number; seen: boolean; known: boolean } | undefined {
   const entries = session.ready;
   const last = entries.at(-1);
   if (last === undefined) return undefined;
   let from = entries.length - 1;
   while (from > 0 && entries[from - 1]?.status === last.status) from--;
-  return { ready: last, transitionMs: entries[from]?.atMs ?? last.atMs, seen: from > 0 };
+  const first = entries[from] ?? last;
+  if (from > 0) return { ready: last, transitionMs: first.atMs, seen: true, known: true };
+  const stated = Date.parse(first.lastTransitionTime ?? '') - Date.parse(session.startedAt);
+  // A stated time after the reading it came with is not a transition before the session: not used.
+  if (Number.isFinite(stated) && stated <= first.atMs) return { ready: last, transitionMs: stated, seen: false, known: true };
+  return { ready: last, transitionMs: first.atMs, seen: false, known: false };
 }
 
 export function headlineState(session: TimelineSession): HeadlineState {
@@ -43,10 +51,10 @@ export function headlineState(session: TimelineSession): HeadlineState {
   const atEpochMs = epoch(session.durationMs);
   const last = lastReadyCondition(session);
   if (last === undefined) return { verdict: null, atEpochMs };
-  const { ready, transitionMs, seen } = last;
+  const { ready, transitionMs, known } = last;
   const sinceEpochMs = epoch(transitionMs);
-  // A transition before the session is unknown: the classifier is given none rather than a wrong one.
-  const condition = { type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, ...(seen ? { lastTransitionTime: new Date(sinceEpochMs).toISOString() } : {}) };
+  // An unknown transition is not made up: the classifier is given none rather than a wrong one.
+  const condition = { type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, ...(known ? { lastTransitionTime: new Date(sinceEpochMs).toISOString() } : {}) };
   const node: KubeNode = { metadata: { name: session.node }, status: { conditions: [condition] } };
-  return { verdict: classifyNode(node, new Date(atEpochMs)).verdict, ready, sinceEpochMs, sinceSeen: seen, atEpochMs };
+  return { verdict: classifyNode(node, new Date(atEpochMs)).verdict, ready, sinceEpochMs, sinceKnown: known, atEpochMs };
 }

@@ -12,6 +12,17 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
   evented: false,
 };
 
+/**
+ * The settings of a session in which no model runs (no CRI: the kubelet's metrics and the Ready condition
+ * alone). Its PLEG health lane is the kubelet's own comparison of kubelet_pleg_last_seen_seconds, whose
+ * threshold is fixed in the kubelet's code (pkg/kubelet/pleg/generic.go, relistThreshold = 3 min), so no
+ * setting or flag may state another one. The panel (host/timeline/liveSource.ts), the live feed
+ * (infra/timeline/liveFeed.ts) and the CLI's \`timeline\` all take it from here.
+ */
+export function kubeletOnlySettings(settings: SessionSettings): SessionSettings {
+  return { ...settings, thresholdMs: PLEG_CONSTANTS.relistThresholdMs };
+}
+
 export interface NewSessionInput {
   node: string;
   context?: string;

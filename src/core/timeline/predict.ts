@@ -3,6 +3,7 @@
 // runtime delays: nodeStatusLoop.ts). Based on the model's relists when the session has them, else on the
 // kubelet's own kubelet_pleg_last_seen_seconds.
 
+import { utcClock } from './utcClock';
 import { formatGoDurationMs } from '../util/goDuration';
 import { firstEvaluationFrom, syncLoopOf } from './nodeStatusLoop';
 import { hungSyncMs, JITTERED_LOOP } from './nodeStatusLoopShape';
@@ -43,13 +44,13 @@ export interface PredictOptions {
   formatTime?: (epochMs: number) => string;
 }
 
-const utcClock = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
-
 export function predictThreshold(session: TimelineSession, nowMs: number, options: PredictOptions = {}): ThresholdPrediction {
   const threshold = session.settings.thresholdMs;
   const period = session.settings.relistPeriodMs;
   const base = Date.parse(session.startedAt);
-  const at = (ms: number): string => (options.formatTime ?? utcClock)((Number.isFinite(base) ? base : 0) + ms);
+  const epoch = (ms: number): number => (Number.isFinite(base) ? base : 0) + ms;
+  // A time on another day than now (a NotReady stated to have begun days ago) carries its date.
+  const at = (ms: number): string => (options.formatTime ?? ((e: number) => utcClock(e, epoch(nowMs))))(epoch(ms));
   const fmt = (ms: number): string => formatGoDurationMs(Math.max(0, Math.round(ms)));
 
   const model = modelStamp(session);
@@ -128,7 +129,12 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
 function postedSentence(session: TimelineSession, crossingAtMs: number, notReadyByMs: number, nowMs: number, at: (ms: number) => string, why: string): string {
   const posted = session.ready.find((r) => r.atMs >= crossingAtMs && r.message.includes('PLEG is not healthy'));
   // The session's first Ready reading is not a post it saw: the node was NotReady when the session began.
-  if (posted !== undefined && posted === session.ready[0]) return `the kubelet had posted NotReady before the session began (${at(posted.atMs)})`;
+  // With the lastTransitionTime the API server gave, the sentence says since when.
+  if (posted !== undefined && posted === session.ready[0]) {
+    const stated = Date.parse(posted.lastTransitionTime ?? '') - Date.parse(session.startedAt);
+    if (Number.isFinite(stated) && stated <= posted.atMs) return `the node has been NotReady since ${at(stated)}, before the session began (${at(posted.atMs)})`;
+    return `the kubelet had posted NotReady before the session began (${at(posted.atMs)})`;
+  }
   if (posted !== undefined) return `the kubelet posted NotReady at ${at(posted.atMs)}`;
   if (notReadyByMs < nowMs) return `the kubelet's NotReady post was due at about ${at(notReadyByMs)} (${why})`;
   return `the kubelet posts NotReady at about ${at(notReadyByMs)} (${why})`;

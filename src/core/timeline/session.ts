@@ -83,6 +83,11 @@ export interface SessionReady {
   status: 'True' | 'False' | 'Unknown';
   reason: string;
   message: string;
+  /**
+   * The condition's lastTransitionTime (RFC 3339) as the API server gave it, when it did: dates a status the
+   * session found already so (a session opened on a node NotReady for ten minutes says since when).
+   */
+  lastTransitionTime?: string;
 }
 
 /** One scrape of the kubelet's /metrics through the node proxy (or from a saved file). */

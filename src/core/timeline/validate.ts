@@ -184,6 +184,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.oneOf(r, 'status', `${p}.`, READY);
     c.str(r, 'reason', `${p}.`);
     c.str(r, 'message', `${p}.`);
+    c.str(r, 'lastTransitionTime', `${p}.`, true);
   });
   c.array(o, 'kubelet', '', (v, p) => {
     const k = c.object(v, p);

@@ -2,7 +2,7 @@
 // versions, taints and any warnings about the input. Everything from the cluster is escaped.
 
 import type { NodeClassification } from '../classify/types';
-import { formatGoDuration } from '../util/goDuration';
+import { formatGoDuration, roundGoDurations } from '../util/goDuration';
 import type { FlapSummary } from './flapHistory';
 import { secondsSince } from './humanAge';
 import type { Localize } from './localize';
@@ -18,21 +18,27 @@ export type PodCount =
   | { kind: 'count'; count: number }
   | { kind: 'error'; message: string };
 
+/** Our own words cut to tenths, as the tree's rows are (roundGoDurations); the kubelet's message below is quoted whole. */
 function secondsToGo(seconds: number): string {
-  return formatGoDuration(BigInt(Math.round(seconds * 1e9)));
+  return roundGoDurations(formatGoDuration(BigInt(Math.round(seconds * 1e9))));
 }
 
+/**
+ * The pods the API server binds to the node (spec.nodeName; pending and finished ones included), labelled
+ * so: Diagnose Node's report counts the kubelet's running pods (kubelet_running_pods), another fact, and
+ * names this one as the tooltip's (core/diagnose/checks/density.ts).
+ */
 export function podsLine(pods: PodCount, capacity: number | undefined, t: Localize): string {
   const max = capacity === undefined ? '?' : String(capacity);
   switch (pods.kind) {
     case 'unknown':
-      return t('Pods: ? / {0} (hover again to count)', max);
+      return t('Pods bound to the node (API server): ? / {0} (hover again to count)', max);
     case 'loading':
-      return t('Pods: counting… / {0}', max);
+      return t('Pods bound to the node (API server): counting… / {0}', max);
     case 'count':
-      return t('Pods: {0} / {1}', pods.count, max);
+      return t('Pods bound to the node (API server): {0} / {1}', pods.count, max);
     case 'error':
-      return t('Pods: ? / {0} (could not count: {1})', max, escapeMarkdown(pods.message));
+      return t('Pods bound to the node (API server): ? / {0} (could not count: {1})', max, escapeMarkdown(pods.message));
   }
 }
 

@@ -3,8 +3,7 @@
 // kubelet poller) is loaded from dist/nodeAccess.js when the first source opens.
 
 import * as vscode from 'vscode';
-import { PLEG_CONSTANTS } from '../../core/pleg/profiles';
-import { newTimelineSession } from '../../core/timeline/newSession';
+import { kubeletOnlySettings, newTimelineSession } from '../../core/timeline/newSession';
 import { applySessionDelta, type SessionDelta, type SessionSettings, type TimelineSession } from '../../core/timeline/session';
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { readNodeAccessConfig, SECTION } from '../config/settings';
@@ -60,10 +59,9 @@ export function openLiveSource(services: Services, nodeAccess: NodeAccessRuntime
   const useSsh = configured && blocking.length === 0;
   const read = readTimelineSettings();
   const fromConfigz = read.fromConfigz;
-  // The threshold setting is the model's (a lower one shows sooner what a frozen runtime does). Without
-  // SSH no model runs: the health lane is the kubelet's own comparison of kubelet_pleg_last_seen_seconds,
-  // whose threshold is fixed in its code (generic.go), so the panel must not state another one.
-  const settings: SessionSettings = useSsh ? read.settings : { ...read.settings, thresholdMs: PLEG_CONSTANTS.relistThresholdMs };
+  // The threshold setting is the model's (a lower one shows sooner what a frozen runtime does); without SSH
+  // no model runs and the kubelet's own threshold holds (kubeletOnlySettings, as the live feed and the CLI).
+  const settings: SessionSettings = useSsh ? read.settings : kubeletOnlySettings(read.settings);
   const session = newTimelineSession({ node, context, source: 'live', startedAt: new Date(), settings });
 
   const onDelta = (delta: SessionDelta): void => {

@@ -3,12 +3,12 @@
 // live session, at its end for a recording, which says so.
 
 import { headlineState } from '../../core/timeline/headline';
+import { utcClock as clock } from '../../core/timeline/utcClock';
 import type { TimelineSession } from '../../core/timeline/session';
 import type { Localize } from '../../core/tree/localize';
 import { verdictTitle } from '../../core/tree/verdictPresentation';
 import type { SessionHeadline } from '../../shared/timeline/panelProtocol';
 
-const clock = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
 
 export function sessionHeadline(session: TimelineSession, live: boolean, t: Localize): SessionHeadline {
   const state = headlineState(session);
@@ -20,7 +20,8 @@ export function sessionHeadline(session: TimelineSession, live: boolean, t: Loca
       message: '',
     };
   }
-  const since = state.sinceSeen === true ? t('Ready={0} since {1}', state.ready.status, clock(state.sinceEpochMs)) : t('Ready={0} since before {1}, when the session began', state.ready.status, clock(state.sinceEpochMs));
+  // A status of days is dated with its day (utcClock against the moment the headline speaks of).
+  const since = state.sinceKnown === true ? t('Ready={0} since {1}', state.ready.status, clock(state.sinceEpochMs, state.atEpochMs)) : t('Ready={0} since before {1}, when the session began', state.ready.status, clock(state.sinceEpochMs));
   return {
     verdict: state.verdict,
     title: verdictTitle(state.verdict, t),

@@ -60,6 +60,9 @@ export function readNode(node: KubeNode): NodeReading {
   if (c !== undefined) {
     const status = c.status === 'True' || c.status === 'False' ? c.status : 'Unknown';
     out.ready = { status, reason: c.reason ?? '', message: c.message ?? '' };
+    // Kept so a session that starts on a node already NotReady can say since when (core/timeline/headline.ts).
+    const transition = c.lastTransitionTime;
+    if (transition !== undefined) out.ready.lastTransitionTime = transition instanceof Date ? transition.toISOString() : transition;
     const beat = c.lastHeartbeatTime;
     if (beat !== undefined) out.heartbeat = beat instanceof Date ? beat.toISOString() : beat;
   }

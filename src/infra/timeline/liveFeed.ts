@@ -21,7 +21,7 @@ import type { CriListing } from '../../core/timeline/criListing';
 import { listingOk } from '../../core/timeline/criListing';
 import { KubeletSampler } from '../../core/timeline/kubeletSampler';
 import { LivePlegModel } from '../../core/timeline/liveModel';
-import { newTimelineSession } from '../../core/timeline/newSession';
+import { kubeletOnlySettings, newTimelineSession } from '../../core/timeline/newSession';
 import { PredictionTracker, predictPosts } from '../../core/timeline/postPredictions';
 import { StallDetector } from '../../core/timeline/runtimeStall';
 import { applySessionDelta, type KubeletSample, type RuntimeStall, type SessionDelta, type SessionReady, type SessionSettings } from '../../core/timeline/session';
@@ -95,8 +95,10 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
     else lacks.set(key, text);
     return had !== text;
   };
+  // Without CRI no model runs, and the threshold is the kubelet's own, whatever was asked for.
+  const asked = options.connectCri === undefined ? kubeletOnlySettings(options.settings) : options.settings;
   // The session as the caller will have it, to predict from; predictions join the delta that moved them.
-  const mirror = newTimelineSession({ node: options.node, source: 'live', startedAt: new Date(Date.now() - clock()), settings: options.settings });
+  const mirror = newTimelineSession({ node: options.node, source: 'live', startedAt: new Date(Date.now() - clock()), settings: asked });
   const tracker = new PredictionTracker();
   const emit = (delta: SessionDelta, lacksChanged = false): void => {
     if (signal.aborted) return;
@@ -127,7 +129,7 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   const configSource = options.kubelet?.config !== undefined ? options.kubelet.configSource : '/configz';
 
   // What the node says about itself before the model starts: its kubelet version picks the profile.
-  let settings = { ...options.settings };
+  let settings = { ...asked };
   let kubeletVersion: string | undefined;
   let containerRuntimeVersion: string | undefined;
   let lastReady: Omit<SessionReady, 'atMs'> | undefined;

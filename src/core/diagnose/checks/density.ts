@@ -10,10 +10,12 @@ import { clear, found, noEvidence, type Check, type CheckOutcome } from '../chec
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
 import { missingNotes } from '../sourceNotes';
-import { plural, quoted } from '../textFormat';
+import { quoted } from '../textFormat';
 
 export const TOO_MANY_PODS_FRACTION = 0.95;
 export const TOO_MANY_EXITED = 1000;
+/** The API server's count, as the tree's tooltip names it ("Pods bound to the node (API server): n / max"). */
+const BOUND_PODS = "pods bound to the node (API server, the tree tooltip's count)";
 
 export const densityCheck: Check = {
   id: 'density',
@@ -26,13 +28,14 @@ export const densityCheck: Check = {
     const metricPods = ctx.metrics?.runningPods;
     const pods = metricPods ?? ctx.podCount ?? (ctx.snapshot !== undefined ? ctx.snapshot.sandboxes.filter((s) => s.state === 'SANDBOX_READY').length : undefined);
     const podsOrigin = metricPods !== undefined ? 'metrics' : ctx.podCount !== undefined ? 'podCount' : 'nodeSide';
-    const podsName = metricPods !== undefined ? quoted('kubelet_running_pods') : ctx.podCount !== undefined ? 'pods bound to the node' : 'ready sandboxes';
+    const podsName = metricPods !== undefined ? `the kubelet's running pods (${quoted('kubelet_running_pods')})` : ctx.podCount !== undefined ? BOUND_PODS : 'ready sandboxes';
 
     if (pods !== undefined && capacity !== undefined && capacity > 0) {
       const share = pods / capacity;
       // Two counts of "pods" differ by design: the kubelet's running sandboxes, and the pods the API binds to the
-      // node (the tooltip's "Pods: n / max", pending and finished ones included). Both are labelled when both are known.
-      const bound = metricPods !== undefined && ctx.podCount !== undefined ? `; the API binds ${plural(ctx.podCount, 'pod')} to the node` : '';
+      // node (pending and finished ones included), which the tree's tooltip shows. Each is labelled as what it
+      // counts, in the words the tooltip uses (core/tree/nodeTooltip.ts podsLine), so the two never read as one.
+      const bound = metricPods !== undefined && ctx.podCount !== undefined ? `; ${BOUND_PODS} = ${ctx.podCount}` : '';
       const text = `${podsName} = ${pods} of ${capacity} (${capacityOrigin}): ${Math.round(share * 1000) / 10} %${bound}`;
       if (share > TOO_MANY_PODS_FRACTION) lines.push({ origin: podsOrigin, text });
       else facts.push(text);

@@ -150,7 +150,7 @@ describe('pleg-doctor diagnose', () => {
     expect(parsed.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn')).toEqual([]);
     // No --ssh: the node-only checks have no evidence, which is unknown, never fail.
     expect(parsed.checks.find((c) => c.id === 'node-load')).toMatchObject({ cause: 'node-load', verdict: 'unknown', evidence: [] });
-    expect(parsed.checks.find((c) => c.id === 'density')?.summary).toContain('`kubelet_running_pods` = 10 of 110');
+    expect(parsed.checks.find((c) => c.id === 'density')?.summary).toContain("the kubelet's running pods (`kubelet_running_pods`) = 10 of 110");
   });
 
   it('--no-node-proxy sends no proxy request; a 403 on nodes/proxy is reported, not fatal', async () => {

@@ -139,6 +139,14 @@ describe('pleg-doctor nodes', () => {
     expect(r.err).toContain('the events of 1 of 4 nodes could not be read within 15s (FLAPS/30M "?"): 403 Forbidden: cannot list events');
     const json = await run(g.factory, ['-o', 'json']);
     expect(json.lines.map((l) => l['name'])).toEqual(['ip-10-0-1-17.eu-west-1.compute.internal', 'worker-1', 'worker-2', 'worker-7']);
+    // The JSON lines carry the table's flaps (null where the table shows "?"), and call worker-2 flapping as it does.
+    expect(json.lines.map((l) => l['flaps'])).toEqual([
+      { count: 1, atLeast: false, windowSeconds: 1800, flapping: false },
+      { count: 0, atLeast: false, windowSeconds: 1800, flapping: false },
+      { count: 8, atLeast: false, windowSeconds: 1800, flapping: true },
+      null,
+    ]);
+    expect(json.err).toContain('the events of 1 of 4 nodes could not be read within 15s ("flaps": null): 403 Forbidden: cannot list events');
     const explicit = await runTty(g.factory, ['-o', 'json']);
     expect(explicit.out.split('\n')[0]).toMatch(/^\{"context":"prod"/u);
   });
@@ -157,7 +165,7 @@ describe('pleg-doctor nodes', () => {
       ['prod', 'worker-7', 'lease-lost'],
       ['staging', undefined, undefined],
     ]);
-    expect(Object.keys(r.lines[0] ?? {})).toEqual(['context', 'name', 'verdict', 'cordoned', 'since', 'plegLastSeenAgoSeconds', 'plegThresholdSeconds', 'message']);
+    expect(Object.keys(r.lines[0] ?? {})).toEqual(['context', 'name', 'verdict', 'cordoned', 'since', 'plegLastSeenAgoSeconds', 'plegThresholdSeconds', 'message', 'flaps']);
     expect(r.lines[4]).toEqual({ context: 'staging', error: { kind: 'forbidden', message: '403 Forbidden: cannot watch nodes' } });
     expect(g.watches.every((w) => w.disposed)).toBe(true);
     expect(g.isDisposed()).toBe(true);

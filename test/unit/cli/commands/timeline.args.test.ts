@@ -25,3 +25,15 @@ describe('pleg-doctor timeline options', () => {
     expect(parseTimelineArgs(['--from-metrics', 'dir', '--out', 'x'])).toMatchObject({ fromMetrics: 'dir', out: 'x' });
   });
 });
+
+describe('pleg-doctor timeline --threshold: the model\'s, as in the panel', () => {
+  it('is refused where no model runs (no --ssh, no --cri-socket, or --from-metrics): the kubelet\'s own 3m0s holds there', () => {
+    expect(() => parseTimelineArgs(['--node', 'n1', '--context', 'c', '--out', 'x', '--threshold', '10s'])).toThrow(/--threshold is the model's, and no model runs without --ssh or --cri-socket.*3m0s/u);
+    expect(() => parseTimelineArgs(['--from-metrics', 'dir', '--out', 'x', '--threshold', '10s'])).toThrow(/--threshold is the model's/u);
+  });
+
+  it('is taken with --ssh or --cri-socket', () => {
+    expect(parseTimelineArgs(['--node', 'n1', '--out', 'x', '--ssh', '--host', 'h', '--threshold', '10s'])).toMatchObject({ thresholdMs: 10_000 });
+    expect(parseTimelineArgs(['--node', 'n1', '--out', 'x', '--cri-socket', '/run/containerd/containerd.sock', '--threshold', '10s'])).toMatchObject({ thresholdMs: 10_000 });
+  });
+});

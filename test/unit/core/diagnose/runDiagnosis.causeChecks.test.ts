@@ -36,8 +36,9 @@ describe('density (cause 5)', () => {
     const over = at(96);
     expect(over.status).toBe('found');
     expect(over.finding?.severity).toBe('warning');
-    // Both pod counts, each labelled: the kubelet's running pods and the pods the API binds to the node.
-    expect(over.finding?.evidence[0]?.text).toBe('`kubelet_running_pods` = 96 of 100 (status.capacity.pods): 96 %; the API binds 20 pods to the node');
+    // Both pod counts, each labelled as what it counts: the kubelet's running pods, and the pods the API binds to
+    // the node in the words of the tree's tooltip (test/unit/tree/presentation.test.ts holds the tooltip's).
+    expect(over.finding?.evidence[0]?.text).toBe("the kubelet's running pods (`kubelet_running_pods`) = 96 of 100 (status.capacity.pods): 96 %; pods bound to the node (API server, the tree tooltip's count) = 20");
   });
 
   it('exited containers: above both the pod capacity and the running containers is a warning; 1001 is past the threshold of docs/root-causes.md', () => {

@@ -8,6 +8,7 @@ import { predictThreshold } from '../../../../src/core/timeline/predict';
 import type { SessionReady, TimelineSession } from '../../../../src/core/timeline/session';
 import { englishText } from '../../../../src/core/tree/localize';
 import { sessionHeadline } from '../../../../src/host/timeline/timelineHeadline';
+import { readNode } from '../../../../src/infra/timeline/kubeletPoller';
 import { recordedSession } from '../../../support/timelineSession';
 
 const PLEG_MESSAGE = 'PLEG is not healthy: pleg was last seen active 10m28.1s ago; threshold is 3m0s';
@@ -43,7 +44,7 @@ describe('timeline headline', () => {
   it('the state at the end wins over an earlier NotReady: a recovered node is Ready', () => {
     const session = withReady([up(0), down(60_000, PLEG_MESSAGE), up(300_000)]);
     expect(headlineState(session).verdict).toBe('ready');
-    expect(lastReadyCondition(session)).toEqual({ ready: up(300_000), transitionMs: 300_000, seen: true });
+    expect(lastReadyCondition(session)).toEqual({ ready: up(300_000), transitionMs: 300_000, seen: true, known: true });
     expect(sessionHeadline(session, false, englishText).title).toBe('Ready');
   });
 
@@ -58,10 +59,43 @@ describe('timeline headline', () => {
 
   it('a status the session found already so is dated "since before" the session began, and the classifier gets no transition time', () => {
     const session = withReady([down(0, PLEG_MESSAGE), down(10_000, PLEG_MESSAGE)]);
-    expect(headlineState(session)).toMatchObject({ verdict: 'pleg', sinceSeen: false });
+    expect(headlineState(session)).toMatchObject({ verdict: 'pleg', sinceKnown: false });
     expect(sessionHeadline(session, true, englishText).when).toBe('now (Ready=False since before 07:00:00 UTC, when the session began)');
     // "may not have completed yet" with no transition time cannot be told from a start-up transient: flagged, as the tree flags it.
     expect(headlineState(withReady([down(0, 'container runtime status check may not have completed yet')], 60_000)).verdict).toBe('runtime-down');
+  });
+
+  it('a status found already so, with the lastTransitionTime the API server gave, is dated from it, and the classifier gets it', () => {
+    // The live feed keeps the Node's lastTransitionTime with its first reading (infra/timeline/kubeletPoller.ts readNode).
+    const stated = (atMs: number, message: string): SessionReady => ({ ...down(atMs, message), lastTransitionTime: '2026-11-28T06:49:45Z' });
+    const session = withReady([stated(0, PLEG_MESSAGE), down(10_000, PLEG_MESSAGE)]);
+    expect(headlineState(session)).toMatchObject({ verdict: 'pleg', sinceKnown: true, sinceEpochMs: Date.parse('2026-11-28T06:49:45Z') });
+    expect(sessionHeadline(session, true, englishText).when).toBe('now (Ready=False since 06:49:45 UTC)');
+    // Ten minutes of "may not have completed yet" is the runtime, not a start-up: the stated time tells them apart.
+    const pending = 'container runtime status check may not have completed yet';
+    expect(headlineState(withReady([{ ...down(0, pending), lastTransitionTime: '2026-11-28T06:59:30Z' }], 60_000)).verdict).toBe('startup');
+    expect(headlineState(withReady([{ ...down(0, pending), lastTransitionTime: '2026-11-28T06:50:00Z' }], 60_000)).verdict).toBe('runtime-down');
+    // A stated time after the reading itself is not a transition before the session: "since before".
+    expect(headlineState(withReady([{ ...down(0, PLEG_MESSAGE), lastTransitionTime: '2026-11-28T07:05:00Z' }])).sinceKnown).toBe(false);
+    // The prediction says since when, too.
+    session.durationMs = 30_000;
+    session.relists = [];
+    session.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 430 }];
+    expect(predictThreshold(session, 30_000).sentence).toMatch(/; the node has been NotReady since 06:49:45 UTC, before the session began \(07:00:00 UTC\)$/);
+  });
+
+  it('a status that began on another day is dated with its day, in the headline and the prediction', () => {
+    const days = withReady([{ ...up(0), lastTransitionTime: '2026-11-12T16:39:14Z' }]);
+    expect(sessionHeadline(days, true, englishText).when).toBe('now (Ready=True since 2026-11-12 16:39:14 UTC)');
+    const session = withReady([{ ...down(0, PLEG_MESSAGE), lastTransitionTime: '2026-11-27T23:58:00Z' }], 30_000);
+    session.relists = [];
+    session.kubelet = [{ atMs: 5_000, scrape: 'ok', lastSeenAgeS: 430 }];
+    expect(predictThreshold(session, 30_000).sentence).toMatch(/; the node has been NotReady since 2026-11-27 23:58:00 UTC, before the session began \(07:00:00 UTC\)$/);
+  });
+
+  it('the live feed keeps the Node\'s lastTransitionTime with its Ready reading', () => {
+    const node = { metadata: { name: 'n1' }, status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: PLEG_MESSAGE, lastTransitionTime: '2026-11-28T06:49:45Z', lastHeartbeatTime: '2026-11-28T07:00:00Z' }] } };
+    expect(readNode(node).ready).toEqual({ status: 'False', reason: 'KubeletNotReady', message: PLEG_MESSAGE, lastTransitionTime: '2026-11-28T06:49:45Z' });
   });
 
   it('the prediction does not call the first Ready reading a post it saw: the node was NotReady before the session', () => {

@@ -91,8 +91,9 @@ describe('tooltip markdown', () => {
   it('has the kubelet message verbatim, PLEG timing, pods n/max and versions', () => {
     const md = nodeTooltipMarkdown(c, 'prod', { kind: 'count', count: 42 }, NOW, t, { clock: { locale: 'en-GB', timeZone: 'UTC' } });
     expect(md).toContain('```text\n' + PLEG_MESSAGE + '\n```');
-    expect(md).toContain('PLEG last relisted 3m46.752815514s ago; the kubelet reports NotReady above 3m0s.');
-    expect(md).toContain('Pods: 42 / 110');
+    // Our own sentence is cut to tenths (issue 26 point 6); the kubelet's message keeps its nanoseconds as quoted.
+    expect(md).toContain('PLEG last relisted 3m46.7s ago; the kubelet reports NotReady above 3m0s.');
+    expect(md).toContain('Pods bound to the node (API server): 42 / 110');
     expect(md).toContain('kubelet v1\\.32\\.0');
     // Local time and a relative age, never the raw ISO timestamp.
     expect(md).toContain('since 03:48:00 \\(12 min ago\\)');
@@ -109,7 +110,7 @@ describe('tooltip markdown', () => {
 
   it('renders pod-count failures and never-relisted PLEG', () => {
     const md = nodeTooltipMarkdown({ ...c, plegLastSeenAgoSeconds: null }, 'prod', { kind: 'error', message: 'no answer within 10s' }, NOW, t);
-    expect(md).toContain('Pods: ? / 110 (could not count: no answer within 10s)');
+    expect(md).toContain('Pods bound to the node (API server): ? / 110 (could not count: no answer within 10s)');
     expect(md).toContain('PLEG has never completed a relist');
   });
 

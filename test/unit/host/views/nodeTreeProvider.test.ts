@@ -221,7 +221,7 @@ describe('NodeTreeProvider', () => {
     const [node] = await children(provider, prod);
     const token = new vscode.CancellationTokenSource().token as unknown as CancellationToken;
     const first = await provider.resolveTreeItem(provider.getTreeItem(node!), node!, token);
-    expect((first.tooltip as vscode.MarkdownString).value).toContain('Pods: 7 / 110');
+    expect((first.tooltip as vscode.MarkdownString).value).toContain('Pods bound to the node (API server): 7 / 110');
     expect((first.tooltip as vscode.MarkdownString).isTrusted).toBe(false);
     await provider.resolveTreeItem(provider.getTreeItem(node!), node!, token);
     expect(gateway.podCalls).toBe(1);
