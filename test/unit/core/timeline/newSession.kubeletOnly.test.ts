@@ -4,12 +4,12 @@
 // CLI's --threshold are the model's only.
 
 import { describe, expect, it } from 'vitest';
-import { PLEG_CONSTANTS } from '../../../src/core/pleg/profiles';
-import { kubeletOnlySettings } from '../../../src/core/timeline/newSession';
-import { sessionFromMetricsSeries } from '../../../src/core/timeline/fromMetrics';
-import type { SessionDelta, SessionSettings } from '../../../src/core/timeline/session';
-import type { KubeGateway } from '../../../src/infra/kube/gateway';
-import { runLiveFeed } from '../../../src/infra/timeline/liveFeed';
+import { PLEG_CONSTANTS } from '../../../../src/core/pleg/profiles';
+import { kubeletOnlySettings } from '../../../../src/core/timeline/newSession';
+import { sessionFromMetricsSeries } from '../../../../src/core/timeline/fromMetrics';
+import type { SessionDelta, SessionSettings } from '../../../../src/core/timeline/session';
+import type { KubeGateway } from '../../../../src/infra/kube/gateway';
+import { runLiveFeed } from '../../../../src/infra/timeline/liveFeed';
 
 const asked: SessionSettings = { relistPeriodMs: 1_000, thresholdMs: 10_000, runtimeRequestTimeoutMs: 30_000, profile: '1.32+', evented: false };
 
