@@ -1,8 +1,10 @@
-// The Prometheus text exposition format 0.0.4, as its reader parses it (prometheus/common expfmt,
-// text_parse.go): `# HELP name text` with `\` and newline escaped, `# TYPE name gauge|counter|histogram`,
-// then one `name{label="value"} number` line per sample; label values escape `\`, `"` and newline; the
-// special floats are written `+Inf`, `-Inf` and `NaN` (what expfmt's writeFloat writes). A histogram is
-// its cumulative `_bucket{le=…}` lines ending with `le="+Inf"`, then `_sum` and `_count`.
+// The agent's metrics in the text exposition format 0.0.4: its families as the agent keeps them (a gauge's
+// samples, a histogram's cumulative buckets) turned into the sample lines expfmt reads — a histogram's
+// `_bucket{…,le=…}` lines ending with `le="+Inf"`, then `_sum` and `_count` — and written by the project's
+// one text writer (core/parse/prometheusFormat.ts: escaping, HELP/TYPE, Go's float spelling).
+
+import { formatPrometheusFloat, formatPrometheusText } from '../parse/prometheusFormat';
+import type { MetricFamily as TextFamily, Sample as TextSample } from '../parse/prometheusTypes';
 
 export type MetricType = 'gauge' | 'counter' | 'histogram';
 
@@ -29,39 +31,31 @@ export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/u;
 const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/u;
 
-export function formatFloat(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  return String(v);
+/** One sample line's labels, with `le` last where the histogram adds it; checks every label name. */
+function labelsOf(labels: Readonly<Record<string, string>> | undefined, le?: string): Record<string, string> {
+  const out: Record<string, string> = { ...labels };
+  for (const key of Object.keys(out)) if (!LABEL.test(key) || key.startsWith('__')) throw new Error(`metric label name ${JSON.stringify(key)} is not valid`);
+  if (le !== undefined) out['le'] = le;
+  return out;
 }
 
-const escapeHelp = (text: string): string => text.replace(/\\/gu, '\\\\').replace(/\n/gu, '\\n');
-const escapeLabel = (text: string): string => text.replace(/\\/gu, '\\\\').replace(/"/gu, '\\"').replace(/\n/gu, '\\n');
-
-function labelText(labels: Readonly<Record<string, string>> | undefined, extra?: [string, string]): string {
-  const pairs = Object.entries(labels ?? {});
-  if (extra !== undefined) pairs.push(extra);
-  if (pairs.length === 0) return '';
-  for (const [key] of pairs) if (!LABEL.test(key) || key.startsWith('__')) throw new Error(`metric label name ${JSON.stringify(key)} is not valid`);
-  return `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
+/** The agent's families as the text writer's (core/parse/prometheusFormat.ts, the project's one writer). */
+function toTextFamily(family: MetricFamily): TextFamily {
+  if (!NAME.test(family.name)) throw new Error(`metric name ${JSON.stringify(family.name)} is not valid`);
+  const samples: TextSample[] = [];
+  if (family.type === 'histogram') {
+    for (const h of family.samples) {
+      for (const b of h.buckets) samples.push({ name: `${family.name}_bucket`, labels: labelsOf(h.labels, formatPrometheusFloat(b.le)), value: b.count });
+      samples.push({ name: `${family.name}_bucket`, labels: labelsOf(h.labels, '+Inf'), value: h.count });
+      samples.push({ name: `${family.name}_sum`, labels: labelsOf(h.labels), value: h.sum }, { name: `${family.name}_count`, labels: labelsOf(h.labels), value: h.count });
+    }
+  } else {
+    for (const s of family.samples) samples.push({ name: family.name, labels: labelsOf(s.labels), value: s.value });
+  }
+  return { name: family.name, type: family.type, help: family.help, samples };
 }
 
 /** The whole exposition; throws on a metric or label name the format cannot carry (a bug, not input). */
 export function renderExposition(families: readonly MetricFamily[]): string {
-  const lines: string[] = [];
-  for (const family of families) {
-    if (!NAME.test(family.name)) throw new Error(`metric name ${JSON.stringify(family.name)} is not valid`);
-    lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
-    if (family.type === 'histogram') {
-      for (const h of family.samples) {
-        for (const b of h.buckets) lines.push(`${family.name}_bucket${labelText(h.labels, ['le', formatFloat(b.le)])} ${formatFloat(b.count)}`);
-        lines.push(`${family.name}_bucket${labelText(h.labels, ['le', '+Inf'])} ${formatFloat(h.count)}`);
-        lines.push(`${family.name}_sum${labelText(h.labels)} ${formatFloat(h.sum)}`, `${family.name}_count${labelText(h.labels)} ${formatFloat(h.count)}`);
-      }
-    } else {
-      for (const s of family.samples) lines.push(`${family.name}${labelText(s.labels)} ${formatFloat(s.value)}`);
-    }
-  }
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  return formatPrometheusText(families.map(toTextFamily));
 }

@@ -3,7 +3,8 @@
 // reader (promtool check metrics) holds the whole /metrics in test/integration/agent/agent.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { formatFloat, renderExposition } from '../../../../src/core/agent/exposition';
+import { renderExposition } from '../../../../src/core/agent/exposition';
+import { formatPrometheusFloat } from '../../../../src/core/parse/prometheusFormat';
 import { Histogram } from '../../../../src/core/agent/histogram';
 
 describe('renderExposition', () => {
@@ -16,7 +17,7 @@ describe('renderExposition', () => {
   });
 
   it('writes the special floats as expfmt does', () => {
-    expect([Infinity, -Infinity, NaN, 0, 0.25, 1e21].map(formatFloat)).toEqual(['+Inf', '-Inf', 'NaN', '0', '0.25', '1e+21']);
+    expect([Infinity, -Infinity, NaN, 0, 0.25, 1e21].map(formatPrometheusFloat)).toEqual(['+Inf', '-Inf', 'NaN', '0', '0.25', '1e+21']);
   });
 
   it('writes a histogram as cumulative buckets, +Inf, sum and count, with its labels before le', () => {
