@@ -57,7 +57,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/npdPlugin')).npdPluginCommand,
   },
   replay: {
-    summary: 'Replay PLEG traces through the kubelet PLEG model (--kubelet 1.26|1.32 FILE...)',
+    summary: 'Replay PLEG traces through the kubelet PLEG model (--kubelet 1.26|1.32|1.36 FILE...)',
     load: async () => (await import('./commands/replay')).replayCommand,
   },
   simulate: {
