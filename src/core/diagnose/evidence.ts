@@ -11,8 +11,12 @@ import type { KubeletLogEvidence } from './kubeletLog';
 
 export type Fetched<T> =
   | { status: 'ok'; value: T; ms: number }
-  /** 403: RBAC refused (for the node proxy: `get` on `nodes/proxy`). `message` names the verb and resource. */
-  | { status: 'forbidden'; message: string; ms: number }
+  /**
+   * 403: RBAC refused. `message` names the verb and resource; `grant` is the RBAC resource that would allow
+   * it when the reader knows it (the agent reading its own kubelet: `nodes/metrics`); a kubelet endpoint
+   * without it was read through the node proxy (`nodes/proxy`).
+   */
+  | { status: 'forbidden'; message: string; ms: number; grant?: string }
   /** No answer within the deadline. For the kubelet endpoints this is a finding, not a tool error. */
   | { status: 'timeout'; ms: number; deadlineMs: number }
   /** The API server could not reach the kubelet (502/503), or the endpoint is absent (404). */

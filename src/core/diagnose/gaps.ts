@@ -35,10 +35,17 @@ function nodeProxyAdvice(surface: AdviceSurface): string {
 export function collectGaps(evidence: NodeEvidence, verdict: Diagnosis['verdict'], surface: AdviceSurface = 'vscode'): string[] {
   const gaps: string[] = [];
   const forbidden: string[] = [];
+  const grants = new Set<string>();
   for (const source of KUBELET_ENDPOINT_SOURCES) {
-    if (fetchedOf(evidence, source)?.status === 'forbidden') forbidden.push(ENDPOINT_PATHS[source]);
+    const f = fetchedOf(evidence, source);
+    if (f?.status !== 'forbidden') continue;
+    forbidden.push(ENDPOINT_PATHS[source]);
+    if (f.grant !== undefined) grants.add(f.grant);
   }
-  if (forbidden.length > 0) {
+  // Read straight from the kubelet (the agent): the grant it names, and no node-proxy advice.
+  if (forbidden.length > 0 && grants.size > 0 && !grants.has('nodes/proxy')) {
+    gaps.push(`The kubelet endpoints ${forbidden.join(', ')} were refused (403): the service account needs \`get\` on ${[...grants].map((g) => `\`${g}\``).join(', ')}.`);
+  } else if (forbidden.length > 0) {
     gaps.push(
       `The kubelet endpoints ${forbidden.join(', ')} were refused (403): reading them through the API server needs \`get\` on \`nodes/proxy\`. ${NODES_PROXY_WARNING} Without it, this report used the node's conditions, events and node info instead.`,
     );

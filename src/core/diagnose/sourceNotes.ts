@@ -37,7 +37,7 @@ export function missingNote(evidence: NodeEvidence, source: EvidenceSource): str
     case 'ok':
       return `${source}: ok`;
     case 'forbidden':
-      return needsProxy ? `${source}: 403 — needs get on nodes/proxy` : `${source}: 403 — ${String(f.message)}`;
+      return needsProxy ? `${source}: 403 — needs get on ${f.grant ?? 'nodes/proxy'}` : `${source}: 403 — ${String(f.message)}`;
     case 'timeout':
       return `${source}: no answer within ${seconds(f.deadlineMs / 1000)}`;
     case 'unavailable':

@@ -99,7 +99,7 @@ export async function fetchKubeletDirect<T>(target: KubeletDirectTarget, endpoin
   if (!ok && endpoint.acceptsStatus?.(answer.status) !== true) {
     const head = answer.body.trim().slice(0, 200);
     if (answer.status === 401 || answer.status === 403) {
-      return { status: 'forbidden', message: `${endpoint.path}: the kubelet answered ${answer.status} (${head}): the service account needs get on nodes/metrics`, ms: ms() };
+      return { status: 'forbidden', message: `${endpoint.path}: the kubelet answered ${answer.status} (${head}): the service account needs get on nodes/metrics`, ms: ms(), grant: 'nodes/metrics' };
     }
     return { status: 'failed', message: `${endpoint.path}: the kubelet answered ${answer.status}: ${head}`, ms: ms() };
   }
