@@ -14,38 +14,21 @@
 // server in this test that serves the agent contract's metrics; the real agent replaces it.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealCluster } from './cluster';
-import { REPO, kubectl, realCluster, scratchDir, script, until } from './cluster';
+import { agentOverlay, importAgentImage, removeAgent } from './agentInstall';
+import { REPO, kubectl, realCluster, scratchDir, until } from './cluster';
 
 let cluster: RealCluster;
 let scratch: { dir: string; remove: () => void };
 
-/** A kustomization over deploy/kubernetes for this cluster; `extra` patches go after the cluster's own. */
 function overlay(name: string, extraPatches: object[] = []): string {
-  const dir = join(scratch.dir, name);
-  mkdirSync(dir, { recursive: true });
-  const patches = [
-    {
-      target: { kind: 'DaemonSet', name: 'pleg-doctor-agent' },
-      patch: JSON.stringify([
-        { op: 'replace', path: '/spec/template/spec/volumes/0/hostPath/path', value: cluster.criSocket },
-        { op: 'replace', path: '/spec/template/spec/volumes/1/hostPath/path', value: cluster.kubeletConfig },
-        // No kube-proxy here: in-cluster clients reach the API server on the host network directly.
-        { op: 'add', path: '/spec/template/spec/containers/0/env/-', value: { name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' } },
-        { op: 'add', path: '/spec/template/spec/containers/0/env/-', value: { name: 'KUBERNETES_SERVICE_PORT', value: '6443' } },
-      ]),
-    },
-    ...extraPatches,
-  ];
-  const doc = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [relative(dir, join(REPO, 'deploy/kubernetes'))], patches };
-  writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify(doc, null, 2));
-  return dir;
+  return agentOverlay(cluster, scratch.dir, name, extraPatches);
 }
 
 function run(cmd: string, args: string[], timeoutMs = 120_000): { status: number | null; stdout: string; stderr: string } {
@@ -60,9 +43,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (cluster) {
-    // Waited for: a pod still being torn down would add runtime calls to a later fault window's kubelet.
-    kubectl(cluster, ['delete', 'namespace', 'pleg-doctor', '--ignore-not-found', '--wait=true', '--timeout=90s']);
-    kubectl(cluster, ['delete', 'clusterrole,clusterrolebinding', 'pleg-doctor-agent', '--ignore-not-found']);
+    removeAgent(cluster);
   }
   scratch?.remove();
 });
@@ -123,12 +104,7 @@ describe('the offline-built image on the real node', () => {
   let podSpec: Record<string, unknown>;
 
   beforeAll(() => {
-    const tar = join(scratch.dir, 'agent.tar');
-    const built = run('bash', [join(REPO, 'deploy/image/build-offline.sh'), tar]);
-    expect(built.status, built.stderr).toBe(0);
-    const imported = script('image-import', [tar]);
-    expect(imported.status, imported.stderr).toBe(0);
-    expect(imported.stdout.trim().split('\n')).toContain('localhost/pleg-doctor-agent:dev');
+    importAgentImage(cluster, scratch.dir);
     // The DaemonSet's own pod template, as kustomize renders it for this cluster.
     const rendered = loadAll(run('kubectl', ['kustomize', overlay('pods')]).stdout) as { kind: string; spec: { template: { spec: Record<string, unknown> } } }[];
     const ds = rendered.find((d) => d.kind === 'DaemonSet');
