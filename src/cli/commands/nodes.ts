@@ -189,7 +189,7 @@ async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeo
       try {
         row.flaps = countFlaps(await gateway.listNodeEvents(row.context, row.classification.name, signal), now);
       } catch (e) {
-        firstError ??= e instanceof Error ? e.message : String(e);
+        firstError ??= errorText(e);
       }
     }
   };

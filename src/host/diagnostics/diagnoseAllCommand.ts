@@ -11,6 +11,7 @@ import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdo
 import { entryFlaps, entryNeedsAttention, type NodeEntry } from '../../core/tree/contextNodes';
 import { anyCheckFails } from '../../core/diagnose/verdicts';
 import type { Logger } from '../../core/util/logger';
+import { errorText } from '../../core/util/errorText';
 import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
 import { defaultKubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { DEFAULT_MANY_CONCURRENCY, diagnoseMany, type ManyOutcome } from '../../infra/diagnose/diagnoseMany';
@@ -115,7 +116,7 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
   const extra = failed.length > 0 ? ` ${t('{0} could not be diagnosed (see the log).', failed.length)}` : '';
   if (deps.documents !== undefined && fleet.length > 0) {
     const markdown = renderFleetReport({ startedAt: startedAt.toISOString(), rows: fleet, targets: targets.length, cancelled: outcome.cancelled });
-    await deps.documents.openFleetReport(startedAt.toISOString(), markdown).catch((err: unknown) => logger.error(`diagnose all: the fleet report could not be opened: ${err instanceof Error ? err.message : String(err)}`));
+    await deps.documents.openFleetReport(startedAt.toISOString(), markdown).catch((err: unknown) => logger.error(`diagnose all: the fleet report could not be opened: ${errorText(err)}`));
   }
   if (failing.length > 0 || failed.length > 0) {
     void vscode.window.showWarningMessage(summary + extra, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));
