@@ -31,7 +31,9 @@ export function compareRows(a: NodeRow, b: NodeRow): number {
 const DETAIL_MAX = 80;
 
 function detail(c: NodeClassification): string {
-  const text = roundGoDurations(c.verdict === 'ready' ? '' : c.message !== '' ? c.message : c.summary).replace(/\s+/gu, ' ').trim();
+  // At risk: node-problem-detector's message (the prediction), not the kubelet's "posting ready status".
+  const said = c.verdict === 'pleg-at-risk' ? (c.atRisk?.message ?? c.summary) : c.message !== '' ? c.message : c.summary;
+  const text = roundGoDurations(c.verdict === 'ready' ? '' : said).replace(/\s+/gu, ' ').trim();
   return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX - 1)}…` : text;
 }
 

@@ -8,6 +8,7 @@ import { flapCountText, isFlapping } from './flapHistory';
 import { formatAge, secondsSince } from './humanAge';
 import type { Localize } from './localize';
 import { verdictShortName } from './verdictPresentation';
+import { atRiskPhrase } from './atRiskText';
 
 export const DESCRIPTION_SEPARATOR = ' · ';
 
@@ -35,6 +36,9 @@ export function describeNode(c: NodeClassification, now: Date, t: Localize, flap
     // A flapping one does: "Ready · 40s · 8 flaps" says the Ready spell is a short one.
     parts.push(verdictShortName('ready', t));
     if (isFlapping(flaps) && seconds !== undefined) parts.push(formatAge(seconds, t));
+  } else if (c.verdict === 'pleg-at-risk' && c.atRisk !== undefined) {
+    // "PLEG at risk · NotReady in ~1m25s": the countdown, not the Ready age, is what the row is about.
+    parts.push(verdictShortName(c.verdict, t), atRiskPhrase(c.atRisk, now, t));
   } else if (c.readyStatus === 'missing') {
     parts.push(verdictShortName(c.verdict, t), t('no Ready condition'));
   } else {
