@@ -107,6 +107,22 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     if (stale.length > 0) this.changeEmitter.fire(stale);
   }
 
+  /**
+   * Redraws the rows of nodes at risk whose countdown moved on: "NotReady in ~1m25s" is a per-second figure,
+   * which the 30 s age tick would leave up to 30 s behind.
+   */
+  tickCountdowns(now = new Date()): void {
+    const stale: TreeElement[] = [];
+    for (const group of this.session.model.groups()) {
+      for (const entry of group.rows(true)) {
+        if (entry.classification.verdict !== 'pleg-at-risk') continue;
+        const shown = this.shownDescriptions.get(entry);
+        if (shown !== undefined && shown !== describeNode(entry.classification, now, t, entryFlaps(entry, now))) stale.push(entry);
+      }
+    }
+    if (stale.length > 0) this.changeEmitter.fire(stale);
+  }
+
   refreshAll(): void {
     this.pods.clear();
     this.changeEmitter.fire(undefined);
