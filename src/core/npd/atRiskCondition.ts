@@ -15,6 +15,8 @@
 //   (or its way to the API server) stopped: the condition is then only what NPD last said.
 
 import { parsePrediction, wholeSecondsText } from './npdPrediction';
+import { formatAge } from '../tree/humanAge';
+import { englishText } from '../tree/localize';
 
 /** The condition type, and the reasons our monitor config writes (deploy/node-problem-detector/pleg-doctor-monitor.json). */
 export const PLEG_AT_RISK = 'PLEGAtRisk';
@@ -93,7 +95,7 @@ export function atRiskCountdown(a: PlegAtRisk, now: Date): AtRiskCountdown {
 
 /**
  * The countdown in English for the classifier's summary, the report and the timeline, e.g.
- * "NotReady in ~1m25s", "NotReady due", "as of 6m10s ago"; the tree words it through its Localize.
+ * "NotReady in ~1m25s", "NotReady due", "as of 6m ago"; the tree words it through its Localize.
  */
 export function countdownText(c: AtRiskCountdown): string {
   switch (c.kind) {
@@ -102,7 +104,8 @@ export function countdownText(c: AtRiskCountdown): string {
     case 'due':
       return 'NotReady due';
     case 'stale':
-      return `as of ${wholeSecondsText(Math.floor(c.asOfS))} ago`;
+      // The tree's own age words (one unit, floored), so row, report and timeline say the same.
+      return `as of ${formatAge(c.asOfS, englishText)} ago`;
     case 'unknown':
       return 'NotReady predicted';
   }
