@@ -47,7 +47,9 @@ function status(row: NodeRow): string {
 export function renderNodesTable(rows: readonly NodeRow[], now: Date, withContext: boolean): string {
   const header = [...(withContext ? ['CONTEXT'] : []), 'NAME', 'STATUS', 'FOR', 'FLAPS/30M', 'DETAIL'];
   const cells = [...rows].sort(compareRows).map((row) => {
-    const seconds = secondsSince(row.classification.since, now);
+    // FOR is how long the verdict has held: for a node at risk, since NPD set PLEGAtRisk (not since it turned Ready).
+    const c = row.classification;
+    const seconds = secondsSince(c.verdict === 'pleg-at-risk' ? c.atRisk?.since : c.since, now);
     return [
       ...(withContext ? [row.context] : []),
       row.classification.name,
