@@ -3,7 +3,7 @@
 // down by the second, its tooltip quotes NPD's condition, and the README's shot of the tree shows it.
 // The demo is frozen (live: false), so the node is made fresh first: the script's own state 40 s after a
 // new origin, the state the stand-in started with (the countdown of the first one may have run out).
-import { hoverRow, readTreeRows } from './workbench.mjs';
+import { hoverRow, readHover, readTreeRows } from './workbench.mjs';
 
 export const AT_RISK_NODE = 'prod-eu-node-09';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -34,9 +34,11 @@ async function rowOf(page, node) {
 export async function runAtRiskCheck({ page, check, shot, demo, demoModules, readmeClip }) {
   await check(`(9f) ${AT_RISK_NODE} (Ready, PLEGAtRisk=True) reads "PLEG at risk · NotReady in ~…" and counts down; its tooltip quotes node-problem-detector's condition`, async () => {
     await page.mouse.move(5, 5);
+    // The fresh condition shows once the countdown is back up (it only falls otherwise).
+    const before = countdownSeconds((await rowOf(page, AT_RISK_NODE))?.description) ?? -1;
     refreshAtRiskNode(demo, demoModules);
     let first;
-    for (let i = 0; i < 50 && !COUNTDOWN.test(first?.description ?? ''); i++) {
+    for (let i = 0; i < 50 && !(COUNTDOWN.test(first?.description ?? '') && countdownSeconds(first.description) > before); i++) {
       await sleep(200);
       first = await rowOf(page, AT_RISK_NODE);
     }
@@ -51,9 +53,11 @@ export async function runAtRiskCheck({ page, check, shot, demo, demoModules, rea
     const hover = await hoverRow(page, AT_RISK_NODE, (text) => text.includes('PLEGAtRisk=True') && text.includes('NotReady predicted in'));
     assert(hover.includes('node-problem-detector: PLEGAtRisk=True (NotReadyPredicted)'), `the tooltip does not name node-problem-detector's PLEGAtRisk=True (NotReadyPredicted): "${hover.slice(0, 500)}"`);
     assert(/NotReady in ~\S+: the prediction counted from when node-problem-detector wrote it/.test(hover), `the tooltip gives no countdown: "${hover.slice(0, 500)}"`);
-    await sleep(800); // let the hover finish fading in before the screenshot
+    await sleep(2_500); // past two countdown redraws: the hovered row is spared, so its tooltip stays open
+    const still = await readHover(page);
     await shot('at-risk-tooltip');
     await shot('nodes-tree-at-risk', readmeClip);
+    assert(still.includes('PLEGAtRisk=True'), `the tooltip of ${AT_RISK_NODE} closed within 2.5 s of hovering (the countdown's redraw must spare a hovered row); hover now: "${still.slice(0, 200)}"`);
     await page.mouse.move(5, 5);
     return `"${first.description}" → "${later.description}" after ${elapsed.toFixed(1)} s; tooltip: ${hover.split('\n').filter((l) => l.includes('PLEGAtRisk')).join(' / ').slice(0, 200)}`;
   });

@@ -279,8 +279,11 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig, re
         // The node at risk afresh (PLEGAtRisk just written), so its countdown runs while the three are read.
         let treeAt = Date.now();
         if (name === AT_RISK_NODE && refreshAtRisk) {
+          // The row shows the fresh condition once its countdown is back up (it only falls otherwise).
+          rows = await readTreeRows(page);
+          const before = countdownSeconds(rows.find((r) => r.label === name)?.description) ?? -1;
           refreshAtRisk();
-          for (let i = 0; i < 50 && countdownSeconds(rows.find((r) => r.label === name)?.description) === undefined; i++) {
+          for (let i = 0; i < 50 && !((countdownSeconds(rows.find((r) => r.label === name)?.description) ?? -1) > before); i++) {
             await sleep(200);
             rows = await readTreeRows(page);
           }

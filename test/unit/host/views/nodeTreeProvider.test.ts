@@ -10,7 +10,7 @@ import type { ContextNodes, NodeEntry } from '../../../../src/core/tree/contextN
 import { silentLogger } from '../../../../src/core/util/logger';
 import { ClusterSession } from '../../../../src/host/cluster/clusterSession';
 import type { TreeElement } from '../../../../src/host/views/treeElements';
-import { NodeTreeProvider } from '../../../../src/host/views/nodeTreeProvider';
+import { HOVER_HOLD_MS, NodeTreeProvider } from '../../../../src/host/views/nodeTreeProvider';
 import type { ContextInfo, KubeGateway, NodeProxyResult, WatchState } from '../../../../src/infra/kube/gateway';
 import { FakeNodeSource } from '../../../support/fakeNodeSource';
 import { atRiskCondition, makeNode, minutesAgo } from '../../../support/nodeFixtures';
@@ -153,6 +153,15 @@ describe('NodeTreeProvider', () => {
     fired.length = 0;
     provider.tickCountdowns(new Date());
     expect(fired).toEqual([]);
+    // Hovered (VS Code resolves its tooltip): spared for HOVER_HOLD_MS, since a redraw would close the hover.
+    await provider.resolveTreeItem(provider.getTreeItem(rows[1]!), rows[1]!, new vscode.CancellationTokenSource().token);
+    await vi.advanceTimersByTimeAsync(2000);
+    fired.length = 0;
+    provider.tickCountdowns(new Date());
+    expect(fired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(HOVER_HOLD_MS);
+    provider.tickCountdowns(new Date());
+    expect(fired).toEqual([[rows[1]]]);
   });
 
   it('filters healthy nodes and says so when none is left', async () => {
