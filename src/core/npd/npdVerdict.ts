@@ -4,7 +4,7 @@
 // monitor's max_output_length BYTES (80 by default), which becomes the NodeCondition's message. So the
 // message is ASCII (a byte cut never splits a character) and the part that matters comes first.
 
-import { formatGoDuration } from '../util/goDuration';
+import { formatPrediction } from './npdPrediction';
 import { parsePrometheusText, PrometheusTextError } from '../parse/prometheusText';
 import type { MetricFamily } from '../parse/prometheusText';
 
@@ -37,12 +37,6 @@ export function unknownVerdict(reason: string): NpdVerdict {
   return { exitCode: NPD_UNKNOWN, message: npdMessage(reason) };
 }
 
-/** `NotReady predicted in 1m10s` (whole seconds, as Go prints a duration), or `NotReady due now`. */
-function predictedText(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return whole === 0 ? 'NotReady due now' : `NotReady predicted in ${formatGoDuration(BigInt(whole) * 1_000_000_000n)}`;
-}
-
 /** The value of a family the agent serves as one series; undefined when absent or not one series. */
 function single(families: readonly MetricFamily[], name: string): number | undefined {
   const samples = families.find((f) => f.name === name)?.samples ?? [];
@@ -68,8 +62,8 @@ export function npdVerdict(metricsText: string, cause?: string): NpdVerdict {
   const causes = (families.find((f) => f.name === FINDING_METRIC)?.samples ?? []).filter((s) => s.value === 1).map((s) => s.labels['cause'] ?? '?');
   if (predicted === Infinity) return { exitCode: NPD_OK, message: npdMessage('no NotReady predicted') };
   if (cause !== undefined && !causes.includes(cause)) {
-    return { exitCode: NPD_OK, message: npdMessage(`${predictedText(predicted)}, not from ${cause}`) };
+    return { exitCode: NPD_OK, message: npdMessage(`${formatPrediction(predicted)}, not from ${cause}`) };
   }
   const why = causes.length === 0 ? 'no node-side cause found' : causes.join(', ');
-  return { exitCode: NPD_PROBLEM, message: npdMessage(`${predictedText(predicted)}: ${why}`) };
+  return { exitCode: NPD_PROBLEM, message: npdMessage(`${formatPrediction(predicted)}: ${why}`) };
 }

@@ -10,6 +10,8 @@ import { renderFleetReport, type FleetOutcome, type FleetRow } from '../../core/
 import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
 import { entryFlaps, entryNeedsAttention, type NodeEntry } from '../../core/tree/contextNodes';
 import { anyCheckFails } from '../../core/diagnose/verdicts';
+import { isNotReady } from '../../core/tree/verdictPresentation';
+import { isFlapping } from '../../core/tree/flapHistory';
 import type { Logger } from '../../core/util/logger';
 import { errorText } from '../../core/util/errorText';
 import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
@@ -30,9 +32,13 @@ export interface DiagnoseAllDeps {
   documents?: ReportDocuments;
 }
 
-/** Every node NotReady now or at any time in the flap window (a flapping node Ready for a moment included). */
+/**
+ * Every node NotReady now or at any time in the flap window (a flapping node Ready for a moment included).
+ * A node only at risk (Ready, PLEGAtRisk=True) is not NotReady: the tree's unhealthy filter shows it, this
+ * command leaves it to Diagnose Node.
+ */
 export function notReadyEntries(session: ClusterSession, now = new Date()): NodeEntry[] {
-  return session.model.groups().flatMap((group) => group.rows().filter((entry) => entryNeedsAttention(entry, now)));
+  return session.model.groups().flatMap((group) => group.rows().filter((entry) => entryNeedsAttention(entry, now) && (isNotReady(entry.classification.verdict) || isFlapping(entryFlaps(entry, now)))));
 }
 
 export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> {
