@@ -10,6 +10,7 @@ import { formatGoDuration } from '../core/util/goDuration';
 import type { KubeEvent } from '../core/kube/objects';
 import { kubeTime, makeNode, withCordoned, withLeaseLost, withRuntimeDown } from './nodeFactory';
 import { AT_RISK_REASON, NOT_AT_RISK_REASON, PLEG_AT_RISK } from '../core/npd/atRiskCondition';
+import { DEFAULT_WITHIN_SECONDS } from '../core/npd/npdVerdict';
 import { formatPrediction } from '../core/npd/npdPrediction';
 import type { FullNode } from './nodeFactory';
 
@@ -85,13 +86,17 @@ export const STUCK = { beforeS: 420 } as const;
  * 3 min threshold, after `healthyS` s of quick ones. PLEG never turns unhealthy, but while that relist hangs
  * pleg-doctor's agent predicts a NotReady (a relist overdue by more than `overdueS`: core/timeline/predict.ts)
  * and node-problem-detector, running the plugin every `invokeS` s, sets PLEGAtRisk=True with the plugin's
- * message; the first run after the relist returns sets it back to False.
+ * message once that NotReady is at most the plugin's bound away (DEFAULT_WITHIN_SECONDS); the first run
+ * after the relist returns sets it back to False.
  */
 export const AT_RISK = { healthyS: 120, slowS: 170, relistLeadS: 0.9, invokeS: 10, overdueS: 5 } as const;
 /** The NPD heartbeat period (--k8s-exporter-heartbeat-period default): an unchanged condition is re-sent this often. */
 export const NPD_HEARTBEAT_S = 300;
-/** Where the at-risk node's slow relist is at the origin: 30 s in, so PLEGAtRisk is True when the e2e freezes the demo. */
-const AT_RISK_START_U = AT_RISK.healthyS + 30;
+/**
+ * Where the at-risk node's slow relist is at the origin: 50 s in, so that 40 s later, when the e2e freezes
+ * the demo, the NotReady it would cause is under the plugin's 2 minutes away and PLEGAtRisk is True.
+ */
+const AT_RISK_START_U = AT_RISK.healthyS + 50;
 /** The crash-looping runtime: containerd runs `upS`, dies, and systemd brings it back after `downS`. */
 export const CRASHLOOP = { upS: 60, downS: 170 } as const;
 /** The lease-lost node's kubelet stopped posting this long before the demo's origin. */
@@ -203,10 +208,20 @@ function slowRelistStart(t: number): number {
   return Math.floor((t - offset) / cycle) * cycle + offset;
 }
 
-/** Whether the agent predicts a NotReady at demo second `t`: the slow relist is overdue and has not returned. */
-function agentPredicts(t: number): boolean {
-  const late = t - slowRelistStart(t);
-  return late > AT_RISK.overdueS && late < AT_RISK.slowS;
+/** The kubelet's NotReady post a slow relist started at demo second `start` would cause: its first status tick past the threshold. */
+function notReadyPostAt(node: DemoNodeSpec, start: number): number {
+  const crossing = start + PLEG_THRESHOLD_S;
+  return Math.floor((crossing - node.tickPhaseSeconds) / STATUS_TICK_S + 1) * STATUS_TICK_S + node.tickPhaseSeconds;
+}
+
+/**
+ * Whether the plugin reports a problem at demo second `t`: the agent predicts a NotReady (the slow relist is
+ * overdue and has not returned) and that NotReady is within the plugin's default bound.
+ */
+function pluginReports(node: DemoNodeSpec, t: number): boolean {
+  const start = slowRelistStart(t);
+  const late = t - start;
+  return late > AT_RISK.overdueS && late < AT_RISK.slowS && notReadyPostAt(node, start) - t <= DEFAULT_WITHIN_SECONDS;
 }
 
 /**
@@ -219,15 +234,14 @@ function agentPredicts(t: number): boolean {
 export function atRiskViewAt(node: DemoNodeSpec, originMs: number, t: number): AtRiskView {
   const phase = mod(node.tickPhaseSeconds + 3, AT_RISK.invokeS);
   const lastRun = Math.floor((t - phase) / AT_RISK.invokeS) * AT_RISK.invokeS + phase;
-  const status = agentPredicts(lastRun);
+  const status = pluginReports(node, lastRun);
   // Back to the run that flipped the status (a cycle is far shorter than this many runs).
   let flip = lastRun;
-  while (agentPredicts(flip - AT_RISK.invokeS) === status && flip - lastRun > -3600) flip -= AT_RISK.invokeS;
+  while (pluginReports(node, flip - AT_RISK.invokeS) === status && flip - lastRun > -3600) flip -= AT_RISK.invokeS;
   const at = (s: number): number => originMs + s * 1000;
   const heartbeatS = flip + Math.floor((t - flip) / NPD_HEARTBEAT_S) * NPD_HEARTBEAT_S;
   if (!status) return { status: 'False', reason: NOT_AT_RISK_REASON, message: 'pleg-doctor predicts no PLEG NotReady', transitionMs: at(flip), heartbeatMs: at(heartbeatS) };
-  const crossing = slowRelistStart(flip) + PLEG_THRESHOLD_S;
-  const notReadyAt = Math.floor((crossing - node.tickPhaseSeconds) / STATUS_TICK_S + 1) * STATUS_TICK_S + node.tickPhaseSeconds;
+  const notReadyAt = notReadyPostAt(node, slowRelistStart(flip));
   return { status: 'True', reason: AT_RISK_REASON, message: `${formatPrediction(notReadyAt - flip)}: runtime-hung`, transitionMs: at(flip), heartbeatMs: at(heartbeatS) };
 }
 
