@@ -1,0 +1,182 @@
+// One debug pod's life (core/nodeAccess/debugPodSpec.ts makes the manifest): create → wait until it has
+// run to the end → read its log → delete it (grace 0) and wait until it is gone. Every step has a deadline
+// and honours the caller's signal; whatever happens after the create was sent (an abort, a failure, a
+// deadline), the pod is deleted in `finally`, with a deadline of its own that does not depend on the
+// caller's (already aborted) signal. Each step is logged.
+
+import type { DebugPodManifest } from '../../../core/nodeAccess/debugPodSpec';
+import type { Logger } from '../../../core/util/logger';
+import { timeoutSignal } from '../../../core/util/deadlineSignal';
+import { errorText } from '../../../core/util/errorText';
+import { KubeRequestError } from '../../kube/createGateway';
+import type { PodsApi, PodSummary } from '../../kube/podsApi';
+
+export interface DebugPodTimeouts {
+  /** How long the pod may take, from the create to a final phase (default: activeDeadlineSeconds + 30 s). */
+  completionMs?: number;
+  /** Between two reads of the pod's status. */
+  pollMs: number;
+  /** The deletion and the wait for the pod to be gone. */
+  deleteMs: number;
+  /** The log is cut off (and the run fails) beyond this size. */
+  maxLogBytes: number;
+}
+
+export const DEFAULT_DEBUG_POD_TIMEOUTS: DebugPodTimeouts = { pollMs: 1_000, deleteMs: 30_000, maxLogBytes: 16 * 1024 * 1024 };
+
+export interface DebugPodOutcome {
+  pod: PodSummary;
+  /** The container's log (its stdout and stderr, as the kubelet wrote them). */
+  log: string;
+  /** Whether the deletion was confirmed (the pod is gone). */
+  deleted: boolean;
+}
+
+/** The pod could not do its job; `pod` and `log` (when read) say how it ended. */
+export class DebugPodError extends Error {
+  override readonly name = 'DebugPodError';
+  constructor(
+    message: string,
+    readonly pod?: PodSummary,
+    readonly log?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller's signal fired; the pod was deleted (or its deletion failed, which is logged). */
+export class DebugPodAbortedError extends Error {
+  override readonly name = 'DebugPodAbortedError';
+}
+
+/** Waiting reasons the kubelet gives that will not resolve by themselves within a one-shot pod's life. */
+const HOPELESS_WAITING = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
+
+/** "Failed (DeadlineExceeded: Pod was active on the node longer than …); container snapshot: exit 1 (Error)". */
+export function describePodEnd(pod: PodSummary): string {
+  const parts = [`${pod.phase ?? 'phase unknown'}${pod.reason !== undefined ? ` (${pod.reason}${pod.message !== undefined ? `: ${pod.message}` : ''})` : ''}`];
+  for (const c of pod.containers) {
+    if (c.terminated !== undefined) {
+      parts.push(`container ${c.name}: exit ${c.terminated.exitCode ?? '?'}${c.terminated.reason !== undefined ? ` (${c.terminated.reason})` : ''}${c.terminated.message !== undefined ? `: ${c.terminated.message}` : ''}`);
+    } else if (c.waiting !== undefined) {
+      parts.push(`container ${c.name}: waiting (${c.waiting.reason ?? 'no reason'}${c.waiting.message !== undefined ? `: ${c.waiting.message}` : ''})`);
+    }
+  }
+  return parts.join('; ');
+}
+
+/** A gateway error in words, with the API server's own text when it says more (PodSecurity's refusal does). */
+function apiErrorText(err: unknown): string {
+  if (err instanceof KubeRequestError) {
+    const detail = err.error.detail;
+    return detail !== undefined && !err.error.message.includes(detail) ? `${err.error.message}: ${detail}` : err.error.message;
+  }
+  return errorText(err);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The pod's final summary, or an error naming why it will never get there. */
+async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number, signal: AbortSignal, logger: Logger): Promise<PodSummary> {
+  let lastPhase: string | undefined;
+  for (;;) {
+    const pod = await api.getPod(ns, name, signal);
+    if (pod === undefined) throw new DebugPodError(`pod ${ns}/${name} disappeared before it finished (deleted by someone else?)`);
+    if (pod.phase !== lastPhase) {
+      logger.info(`debug pod ${ns}/${name}: ${pod.phase ?? 'no phase yet'}`);
+      lastPhase = pod.phase;
+    }
+    if (pod.phase === 'Succeeded' || pod.phase === 'Failed') return pod;
+    const stuck = pod.containers.find((c) => c.waiting?.reason !== undefined && HOPELESS_WAITING.has(c.waiting.reason));
+    if (stuck !== undefined) throw new DebugPodError(`pod ${ns}/${name} cannot start: ${describePodEnd(pod)}`, pod);
+    await sleep(pollMs, signal);
+  }
+}
+
+async function deleteAndConfirm(api: PodsApi, ns: string, name: string, t: DebugPodTimeouts, logger: Logger): Promise<boolean> {
+  const deadline = timeoutSignal(t.deleteMs);
+  try {
+    logger.info(`debug pod ${ns}/${name}: deleting (grace 0)`);
+    await api.deletePod(ns, name, 0, deadline);
+    // A pod on a live node goes once the kubelet confirms; on an unreachable node the API server keeps it
+    // until the node controller's eviction, which is why the wait has its own deadline.
+    for (;;) {
+      if ((await api.getPod(ns, name, deadline)) === undefined) {
+        logger.info(`debug pod ${ns}/${name}: deleted`);
+        return true;
+      }
+      await sleep(Math.min(t.pollMs, 500), deadline);
+    }
+  } catch (err) {
+    logger.error(
+      `debug pod ${ns}/${name}: could not confirm its deletion within ${t.deleteMs} ms (${deadline.aborted ? 'deadline passed' : apiErrorText(err)}); remove it with: kubectl delete pod -n ${ns} ${name}`,
+    );
+    return false;
+  }
+}
+
+/**
+ * Creates the pod, waits for it to finish, reads its log, deletes it. Resolves for a pod that Succeeded or
+ * Failed with a log (the caller decides what the log means); rejects with DebugPodError (naming the pod's
+ * end and carrying its log), DebugPodAbortedError, or the API's error. Never returns before the deletion
+ * was attempted.
+ */
+export async function runDebugPod(api: PodsApi, manifest: DebugPodManifest, options: { logger: Logger; signal: AbortSignal; timeouts?: Partial<DebugPodTimeouts> }): Promise<DebugPodOutcome> {
+  const t: DebugPodTimeouts = { ...DEFAULT_DEBUG_POD_TIMEOUTS, ...options.timeouts };
+  const { logger } = options;
+  const ns = manifest.metadata.namespace;
+  const name = manifest.metadata.name;
+  const container = manifest.spec.containers[0]?.name ?? '';
+  const completionMs = t.completionMs ?? (manifest.spec.activeDeadlineSeconds + 30) * 1000;
+  const completion = timeoutSignal(completionMs);
+  const signal = AbortSignal.any([options.signal, completion]);
+  const failure = (err: unknown): unknown => {
+    if (options.signal.aborted) return new DebugPodAbortedError(`debug pod ${ns}/${name}: ${errorText(options.signal.reason)}`);
+    if (completion.aborted) return new DebugPodError(`debug pod ${ns}/${name} did not finish within ${completionMs} ms`);
+    return err instanceof DebugPodError ? err : new DebugPodError(`debug pod ${ns}/${name}: ${apiErrorText(err)}`);
+  };
+  if (options.signal.aborted) throw failure(undefined);
+
+  logger.info(`debug pod ${ns}/${name}: creating on node ${manifest.spec.nodeName} (image ${manifest.spec.containers[0]?.image ?? '?'})`);
+  try {
+    await api.createPod(ns, manifest, signal);
+  } catch (err) {
+    // The request may have reached the API server before the abort or the deadline: delete in case it did.
+    if (signal.aborted) await deleteAndConfirm(api, ns, name, t, logger);
+    throw failure(err);
+  }
+  let deleteTried = false;
+  try {
+    const pod = await waitForEnd(api, ns, name, t.pollMs, signal, logger);
+    logger.info(`debug pod ${ns}/${name}: ${describePodEnd(pod)}; reading its log`);
+    let log: string;
+    try {
+      log = await api.readPodLog(ns, name, container, { maxBytes: t.maxLogBytes, signal });
+    } catch (err) {
+      throw new DebugPodError(`debug pod ${ns}/${name} ended ${describePodEnd(pod)}, and its log could not be read: ${apiErrorText(err)}`, pod);
+    }
+    deleteTried = true;
+    const deleted = await deleteAndConfirm(api, ns, name, t, logger);
+    return { pod, log, deleted };
+  } catch (err) {
+    throw failure(err);
+  } finally {
+    if (!deleteTried) await deleteAndConfirm(api, ns, name, t, logger);
+  }
+}

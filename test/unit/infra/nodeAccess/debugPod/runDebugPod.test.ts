@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { debugPodManifest } from '../../../../../src/core/nodeAccess/debugPodSpec';
+import { silentLogger } from '../../../../../src/core/util/logger';
+import { DebugPodAbortedError, DebugPodError, runDebugPod } from '../../../../../src/infra/nodeAccess/debugPod/runDebugPod';
+import { fakePodsApi } from '../../../../support/fakePodsApi';
+
+const manifest = debugPodManifest({
+  node: 'n1',
+  namespace: 'pleg-doctor',
+  image: 'img:1',
+  criSocket: '/run/containerd/containerd.sock',
+  run: { kind: 'cri-snapshot', callDeadlineMs: 1000 },
+  deadlineSeconds: 30,
+  suffix: 'abcde',
+});
+const fast = { pollMs: 5, deleteMs: 300 };
+const succeeded = { phase: 'Succeeded', containers: [{ name: 'snapshot', terminated: { exitCode: 0, reason: 'Completed' } }] };
+
+describe('runDebugPod', () => {
+  it('creates, waits for the end, reads the log, deletes with grace 0 and waits until the pod is gone', async () => {
+    const api = fakePodsApi({ phases: [{ phase: 'Pending' }, { phase: 'Running' }, succeeded], log: 'out\n', goneAfterReads: 1 });
+    const outcome = await runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: fast });
+    expect(outcome).toMatchObject({ log: 'out\n', deleted: true, pod: { phase: 'Succeeded' } });
+    expect(api.calls).toEqual(['create', 'get', 'get', 'get', 'log:snapshot', 'delete:0', 'get', 'get']);
+    expect(api.live.size).toBe(0);
+    expect(api.created).toEqual([manifest]);
+  });
+
+  it('returns a Failed pod with its log: the caller reads what it printed', async () => {
+    const api = fakePodsApi({ phases: [{ phase: 'Failed', containers: [{ name: 'snapshot', terminated: { exitCode: 1, reason: 'Error' } }] }], log: 'x' });
+    const outcome = await runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: fast });
+    expect(outcome.pod.phase).toBe('Failed');
+    expect(api.live.size).toBe(0);
+  });
+
+  it('on abort while the pod runs: deletes it, then rejects as aborted', async () => {
+    const api = fakePodsApi({ phases: [{ phase: 'Running' }] });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('interrupted by SIGINT')), 30);
+    await expect(runDebugPod(api, manifest, { logger: silentLogger, signal: controller.signal, timeouts: fast })).rejects.toThrow(DebugPodAbortedError);
+    expect(api.calls).toContain('delete:0');
+    expect(api.live.size).toBe(0);
+  });
+
+  it('a pod that cannot start (image pull) fails at once, naming the reason, and is deleted', async () => {
+    const api = fakePodsApi({ phases: [{ phase: 'Pending', containers: [{ name: 'snapshot', waiting: { reason: 'ErrImagePull', message: 'not found' } }] }] });
+    const run = runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: fast });
+    await expect(run).rejects.toThrow(DebugPodError);
+    await expect(run).rejects.toThrow(/cannot start: Pending; container snapshot: waiting \(ErrImagePull: not found\)/);
+    expect(api.live.size).toBe(0);
+  });
+
+  it('past its completion deadline: fails naming it, and the pod is deleted', async () => {
+    const api = fakePodsApi({ phases: [{ phase: 'Running' }] });
+    await expect(runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, completionMs: 50 } })).rejects.toThrow(/did not finish within 50 ms/);
+    expect(api.live.size).toBe(0);
+  });
+
+  it('a create that fails after the abort is still followed by a delete (it may have reached the server)', async () => {
+    const controller = new AbortController();
+    const api = fakePodsApi({ phases: [{ phase: 'Pending' }], createError: new Error('socket hang up') });
+    const create = api.createPod.bind(api);
+    api.createPod = async (ns, m, s) => {
+      controller.abort(new Error('interrupted by SIGTERM'));
+      return create(ns, m, s);
+    };
+    await expect(runDebugPod(api, manifest, { logger: silentLogger, signal: controller.signal, timeouts: fast })).rejects.toThrow(DebugPodAbortedError);
+    expect(api.calls).toEqual(['create', 'delete:0', 'get']);
+  });
+
+  it('a deletion that never answers is bounded by its own deadline and logged with the command to finish it', async () => {
+    const api = fakePodsApi({ phases: [succeeded], log: 'ok', deleteHangs: true });
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (m: string | Error) => void errors.push(String(m)) };
+    const started = Date.now();
+    const outcome = await runDebugPod(api, manifest, { logger, signal: new AbortController().signal, timeouts: { ...fast, deleteMs: 100 } });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(outcome.deleted).toBe(false);
+    expect(api.calls.filter((c) => c.startsWith('delete'))).toHaveLength(1);
+    expect(errors.join('\n')).toContain('kubectl delete pod -n pleg-doctor pleg-doctor-debug-abcde');
+  });
+});
