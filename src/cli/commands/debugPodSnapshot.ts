@@ -35,8 +35,7 @@ Through a debug pod (--access debug-pod), without SSH:
   --cri-socket PATH        the CRI socket on the node (default: containerd's or CRI-O's, from the Node's runtime)
   --deadline DURATION      the pod's activeDeadlineSeconds (default 2m, 10s to 1h)
   --timeout MS             per-call deadline of the CRI calls in the pod (default 5000)
-${CONTEXT_OPTION_HELP}  --kubeconfig FILE        kubeconfig file (repeatable; default KUBECONFIG, else ~/.kube/config)
-  Exit codes: 0 snapshot taken, every call answered, pod deleted; 1 a failed pod, failed calls, or a
+${CONTEXT_OPTION_HELP}  Exit codes: 0 snapshot taken, every call answered, pod deleted; 1 a failed pod, failed calls, or a
   deletion not confirmed; 2 bad options, or not confirmed; 130/143 interrupted (SIGINT/SIGTERM), pod deleted.
 `;
 

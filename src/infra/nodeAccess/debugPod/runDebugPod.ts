@@ -92,11 +92,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The pod's final summary, or an error naming why it will never get there. */
-async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number, signal: AbortSignal, logger: Logger): Promise<PodSummary> {
+/** The pod's final summary, or an error naming why it will never get there. `seen` keeps the last read. */
+async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number, signal: AbortSignal, logger: Logger, seen: { pod?: PodSummary }): Promise<PodSummary> {
   let lastPhase: string | undefined;
   for (;;) {
     const pod = await api.getPod(ns, name, signal);
+    if (pod !== undefined) seen.pod = pod;
     if (pod === undefined) throw new DebugPodError(`pod ${ns}/${name} disappeared before it finished (deleted by someone else?)`);
     if (pod.phase !== lastPhase) {
       logger.info(`debug pod ${ns}/${name}: ${pod.phase ?? 'no phase yet'}`);
@@ -146,9 +147,19 @@ export async function runDebugPod(api: PodsApi, manifest: DebugPodManifest, opti
   const completionMs = t.completionMs ?? (manifest.spec.activeDeadlineSeconds + 30) * 1000;
   const completion = timeoutSignal(completionMs);
   const signal = AbortSignal.any([options.signal, completion]);
+  const seen: { pod?: PodSummary } = {};
   const failure = (err: unknown): unknown => {
     if (options.signal.aborted) return new DebugPodAbortedError(`debug pod ${ns}/${name}: ${errorText(options.signal.reason)}`);
-    if (completion.aborted) return new DebugPodError(`debug pod ${ns}/${name} did not finish within ${completionMs} ms`);
+    if (completion.aborted) {
+      const last = seen.pod;
+      // The kubelet starts no pod while its PLEG is unhealthy (pkg/kubelet/kubelet.go, syncLoop: "skipping pod
+      // synchronization", docs/kubelet-messages.md L1), so on a node in that state a debug pod stays Pending.
+      const pending = last === undefined || last.phase === undefined || last.phase === 'Pending';
+      return new DebugPodError(
+        `debug pod ${ns}/${name} did not finish within ${completionMs} ms (last seen: ${last !== undefined ? describePodEnd(last) : 'never read'})${pending ? "; a kubelet whose PLEG is not healthy starts no pods: reach this node through the agent or SSH" : ''}`,
+        last,
+      );
+    }
     return err instanceof DebugPodError ? err : new DebugPodError(`debug pod ${ns}/${name}: ${apiErrorText(err)}`);
   };
   if (options.signal.aborted) throw failure(undefined);
@@ -163,7 +174,7 @@ export async function runDebugPod(api: PodsApi, manifest: DebugPodManifest, opti
   }
   let deleteTried = false;
   try {
-    const pod = await waitForEnd(api, ns, name, t.pollMs, signal, logger);
+    const pod = await waitForEnd(api, ns, name, t.pollMs, signal, logger, seen);
     logger.info(`debug pod ${ns}/${name}: ${describePodEnd(pod)}; reading its log`);
     let log: string;
     try {

@@ -50,9 +50,17 @@ describe('runDebugPod', () => {
     expect(api.live.size).toBe(0);
   });
 
-  it('past its completion deadline: fails naming it, and the pod is deleted', async () => {
+  it('past its completion deadline: fails naming it and the last phase, and the pod is deleted', async () => {
     const api = fakePodsApi({ phases: [{ phase: 'Running' }] });
-    await expect(runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, completionMs: 50 } })).rejects.toThrow(/did not finish within 50 ms/);
+    const run = runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, completionMs: 50 } });
+    await expect(run).rejects.toThrow(/did not finish within 50 ms \(last seen: Running\)$/);
+    expect(api.live.size).toBe(0);
+  });
+
+  it('still Pending at the deadline: says a kubelet with an unhealthy PLEG starts no pods', async () => {
+    const api = fakePodsApi({ phases: [{ phase: 'Pending' }] });
+    const run = runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, completionMs: 50 } });
+    await expect(run).rejects.toThrow(/last seen: Pending\); a kubelet whose PLEG is not healthy starts no pods: reach this node through the agent or SSH/);
     expect(api.live.size).toBe(0);
   });
 
