@@ -101,7 +101,9 @@ export function createPodsApi(request: GatewayRequest): PodsApi {
     async readPodLog(namespace, name, container, { maxBytes, signal }) {
       return request({ verb: 'get', resource: 'pods/log' }, signal, async (client, options) => {
         const path = `${podPath(namespace, name)}/log?container=${encodeURIComponent(container)}`;
-        const answer = await client.getText(path, { ...options, maxBytes, accept: 'text/plain' });
+        // No text/plain in Accept: the API server's negotiation for this subresource answers 406 to it (only
+        // JSON, YAML and protobuf are listed) and streams the log as is for */*, as kubectl's request does.
+        const answer = await client.getText(path, { ...options, maxBytes });
         if (answer.status < 200 || answer.status >= 300) throw new KubeHttpError(answer.status, answer.body, `${client.server}${podPath(namespace, name)}/log`);
         return answer.body;
       });
