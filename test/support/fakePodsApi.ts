@@ -13,6 +13,8 @@ export interface FakePodScript {
   /** deletePod never answers (until its signal aborts). */
   deleteHangs?: boolean;
   daemonSet?: { container: string; image: string }[];
+  /** What podEvents answers (an Error: it fails with it). */
+  events?: { type?: string; reason?: string; message?: string }[] | Error;
 }
 
 export interface FakePodsApi extends PodsApi {
@@ -83,6 +85,11 @@ export function fakePodsApi(script: FakePodScript): FakePodsApi {
     async listPods() {
       calls.push('list');
       return [...live.values()];
+    },
+    async podEvents() {
+      calls.push('events');
+      if (script.events instanceof Error) throw script.events;
+      return script.events ?? [];
     },
     async daemonSetImages() {
       calls.push('daemonset');

@@ -5,9 +5,9 @@
 
 import { KubeHttpError } from './errors';
 import type { KubeClient } from './kubeClient';
-import type { ContainerStateSummary, PodsApi, PodSummary } from './podsTypes';
+import type { ContainerStateSummary, PodEvent, PodsApi, PodSummary } from './podsTypes';
 
-export type { ContainerStateSummary, PodsApi, PodSummary } from './podsTypes';
+export type { ContainerStateSummary, PodEvent, PodsApi, PodSummary } from './podsTypes';
 
 /** One request through the gateway, bound to a context (createGateway.ts, Gateway.request). */
 export type GatewayRequest = <T>(
@@ -122,6 +122,21 @@ export function createPodsApi(request: GatewayRequest): PodsApi {
     async listPods(namespace, labelSelector, signal) {
       const list = rec(await request({ verb: 'list', resource: 'pods' }, signal, (client, options) => client.getJson(podPath(namespace), { labelSelector, limit: 500 }, options)));
       return (Array.isArray(list['items']) ? (list['items'] as unknown[]) : []).map(podSummary);
+    },
+    async podEvents(namespace, name, signal) {
+      const fieldSelector = `involvedObject.kind=Pod,involvedObject.name=${name}`;
+      const list = rec(
+        await request({ verb: 'list', resource: 'events' }, signal, (client, options) =>
+          client.getJson(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, { fieldSelector, limit: 100 }, options),
+        ),
+      );
+      return (Array.isArray(list['items']) ? (list['items'] as unknown[]) : []).map((e): PodEvent => {
+        const o = rec(e);
+        const out: PodEvent = reasonAndMessage(o);
+        const type = str(o['type']);
+        if (type !== undefined) out.type = type;
+        return out;
+      });
     },
     async daemonSetImages(namespace, name, signal) {
       let raw: unknown;

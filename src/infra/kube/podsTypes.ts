@@ -31,6 +31,15 @@ export interface PodsApi {
   /** DELETE with gracePeriodSeconds; resolves false when the pod was already gone (404). */
   deletePod(namespace: string, name: string, gracePeriodSeconds: number, signal?: AbortSignal): Promise<boolean>;
   listPods(namespace: string, labelSelector: string, signal?: AbortSignal): Promise<PodSummary[]>;
+  /** The events about one pod (involvedObject), oldest first as the API lists them. */
+  podEvents(namespace: string, name: string, signal?: AbortSignal): Promise<PodEvent[]>;
   /** The images of a DaemonSet's pod template, by container name; undefined when there is no such DaemonSet. */
   daemonSetImages(namespace: string, name: string, signal?: AbortSignal): Promise<{ container: string; image: string }[] | undefined>;
+}
+
+/** One core/v1 Event about a pod: what the kubelet says when it cannot start it (FailedMount, …). */
+export interface PodEvent {
+  type?: string;
+  reason?: string;
+  message?: string;
 }

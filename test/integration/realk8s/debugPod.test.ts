@@ -4,6 +4,8 @@
 // - returns containerd's own containers and tasks (held to `ctr -n k8s.io tasks ls` on the same socket and
 //   to the kubelet's containerID of a pod started for the test), naming the way, and leaves no pod behind;
 // - interrupted by SIGINT while its pod exists: the pod is deleted, exit 130;
+// - a socket path that is not one on the node, and an image that cannot run the command: exit 1 with the
+//   kubelet's own reason (its FailedMount event, the container's end), the pod deleted;
 // - without --yes and without a terminal: exit 2 naming --yes, and the API server has no pod of ours.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -140,6 +142,27 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.stderr).toMatch(/deleting \(grace 0\)[\s\S]*deleted/);
     expect(debugPods()).toEqual([]);
   }, 180_000);
+
+  it('a socket path that is not a socket on the node: fails on the kubelet FailedMount event, quoting it, pod deleted', async () => {
+    const args = BASE();
+    args[args.indexOf('--cri-socket') + 1] = '/nonexistent/pleg-doctor/containerd.sock';
+    const run = await cli([...args, '--yes']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/cannot start: FailedMount: MountVolume\.SetUp failed for volume "cri-socket" : hostPath type check failed: \/nonexistent\/pleg-doctor\/containerd\.sock is not a socket file/);
+    expect(debugPods()).toEqual([]);
+  }, 120_000);
+
+  it('an image whose run fails: the pod end and the reason become the error, pod deleted', async () => {
+    // The kit's busybox image: it has no `snapshot` to run, so the container cannot start.
+    const image = kubectl(cluster, ['get', 'pod', TEST_POD, '-n', 'default', '-o', 'jsonpath={.spec.containers[0].image}']);
+    const args = BASE();
+    args[args.indexOf('--image') + 1] = image;
+    const run = await cli([...args, '--yes']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/pleg-doctor: snapshot: debug pod default\/pleg-doctor-debug-[a-z0-9]{5} (cannot start|ended Failed)[^\n]*(StartError|RunContainerError|CreateContainerError|ContainerCannotRun)[^\n]*"snapshot": executable file not found/);
+    expect(run.stdout).toBe('');
+    expect(debugPods()).toEqual([]);
+  }, 120_000);
 
   it('without --yes and without a terminal: exit 2 naming --yes, and nothing was created', async () => {
     const run = await cli(BASE());

@@ -52,6 +52,13 @@ export class DebugPodAbortedError extends Error {
 /** Waiting reasons the kubelet gives that will not resolve by themselves within a one-shot pod's life. */
 const HOPELESS_WAITING = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
 
+/**
+ * While Pending, the pod's events are read every this many polls: the kubelet reports a hostPath it cannot
+ * mount (a --cri-socket that is not a socket on the node) only as a FailedMount event ("MountVolume.SetUp
+ * failed for volume …: hostPath type check failed: … is not a socket file"), retrying until the deadline.
+ */
+const EVENT_EVERY_POLLS = 3;
+
 /** "Failed (DeadlineExceeded: Pod was active on the node longer than …); container snapshot: exit 1 (Error)". */
 export function describePodEnd(pod: PodSummary): string {
   const parts = [`${pod.phase ?? 'phase unknown'}${pod.reason !== undefined ? ` (${pod.reason}${pod.message !== undefined ? `: ${pod.message}` : ''})` : ''}`];
@@ -95,6 +102,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** The pod's final summary, or an error naming why it will never get there. `seen` keeps the last read. */
 async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number, signal: AbortSignal, logger: Logger, seen: { pod?: PodSummary }): Promise<PodSummary> {
   let lastPhase: string | undefined;
+  let polls = 0;
+  let eventsReadable = true;
   for (;;) {
     const pod = await api.getPod(ns, name, signal);
     if (pod !== undefined) seen.pod = pod;
@@ -106,6 +115,18 @@ async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number
     if (pod.phase === 'Succeeded' || pod.phase === 'Failed') return pod;
     const stuck = pod.containers.find((c) => c.waiting?.reason !== undefined && HOPELESS_WAITING.has(c.waiting.reason));
     if (stuck !== undefined) throw new DebugPodError(`pod ${ns}/${name} cannot start: ${describePodEnd(pod)}`, pod);
+    polls++;
+    if (pod.phase === 'Pending' && eventsReadable && polls % EVENT_EVERY_POLLS === 0) {
+      try {
+        const failed = (await api.podEvents(ns, name, signal)).find((e) => e.type === 'Warning' && e.reason === 'FailedMount');
+        if (failed !== undefined) throw new DebugPodError(`pod ${ns}/${name} cannot start: ${failed.reason}: ${failed.message ?? 'no message'}`, pod);
+      } catch (err) {
+        if (err instanceof DebugPodError || signal.aborted) throw err;
+        // Reading events is optional (`list events`): without it a mount that fails is only seen at the deadline.
+        eventsReadable = false;
+        logger.warn(`debug pod ${ns}/${name}: cannot read its events (${apiErrorText(err)}); a pod that cannot mount the socket is only noticed at its deadline`);
+      }
+    }
     await sleep(pollMs, signal);
   }
 }

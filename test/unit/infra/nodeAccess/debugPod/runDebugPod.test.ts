@@ -88,3 +88,22 @@ describe('runDebugPod', () => {
     expect(errors.join('\n')).toContain('kubectl delete pod -n pleg-doctor pleg-doctor-debug-abcde');
   });
 });
+
+describe('runDebugPod: a pod the kubelet cannot mount', () => {
+  it('fails before its deadline on a FailedMount event, quoting it, and is deleted', async () => {
+    const message = 'MountVolume.SetUp failed for volume "cri-socket" : hostPath type check failed: /run/x.sock is not a socket file';
+    const api = fakePodsApi({ phases: [{ phase: 'Pending' }], events: [{ type: 'Normal', reason: 'Scheduled' }, { type: 'Warning', reason: 'FailedMount', message }] });
+    const run = runDebugPod(api, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, completionMs: 5_000 } });
+    await expect(run).rejects.toThrow(`cannot start: FailedMount: ${message}`);
+    expect(api.live.size).toBe(0);
+  });
+
+  it('events it may not read: one warning, then it waits for the deadline as before', async () => {
+    const warnings: string[] = [];
+    const api = fakePodsApi({ phases: [{ phase: 'Pending' }], events: new Error('403 Forbidden: cannot list events') });
+    const run = runDebugPod(api, manifest, { logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) }, signal: new AbortController().signal, timeouts: { ...fast, completionMs: 100 } });
+    await expect(run).rejects.toThrow(/did not finish within 100 ms/);
+    expect(api.calls.filter((c) => c === 'events')).toHaveLength(1);
+    expect(warnings.join('\n')).toMatch(/cannot read its events \(403 Forbidden: cannot list events\)/);
+  });
+});
