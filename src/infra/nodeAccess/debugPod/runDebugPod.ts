@@ -59,6 +59,20 @@ const HOPELESS_WAITING = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidIm
  */
 const EVENT_EVERY_POLLS = 3;
 
+/**
+ * The kubelet's pod worker waits for a pod's volumes up to podAttachAndMountTimeout, 2m3s
+ * (pkg/kubelet/volumemanager/volume_manager.go, WaitForAttachAndMount), and only then handles its deletion;
+ * the API server keeps the pod until the kubelet confirms. After a FailedMount the deletion is waited for
+ * that long, with a margin.
+ */
+const MOUNT_WAIT_DELETE_MS = 135_000;
+
+/** What the wait learnt, for the error at the deadline and for how long the deletion may take. */
+interface Seen {
+  pod?: PodSummary;
+  mountFailed?: boolean;
+}
+
 /** "Failed (DeadlineExceeded: Pod was active on the node longer than …); container snapshot: exit 1 (Error)". */
 export function describePodEnd(pod: PodSummary): string {
   const parts = [`${pod.phase ?? 'phase unknown'}${pod.reason !== undefined ? ` (${pod.reason}${pod.message !== undefined ? `: ${pod.message}` : ''})` : ''}`];
@@ -100,7 +114,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The pod's final summary, or an error naming why it will never get there. `seen` keeps the last read. */
-async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number, signal: AbortSignal, logger: Logger, seen: { pod?: PodSummary }): Promise<PodSummary> {
+async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number, signal: AbortSignal, logger: Logger, seen: Seen): Promise<PodSummary> {
   let lastPhase: string | undefined;
   let polls = 0;
   let eventsReadable = true;
@@ -119,7 +133,10 @@ async function waitForEnd(api: PodsApi, ns: string, name: string, pollMs: number
     if (pod.phase === 'Pending' && eventsReadable && polls % EVENT_EVERY_POLLS === 0) {
       try {
         const failed = (await api.podEvents(ns, name, signal)).find((e) => e.type === 'Warning' && e.reason === 'FailedMount');
-        if (failed !== undefined) throw new DebugPodError(`pod ${ns}/${name} cannot start: ${failed.reason}: ${failed.message ?? 'no message'}`, pod);
+        if (failed !== undefined) {
+          seen.mountFailed = true;
+          throw new DebugPodError(`pod ${ns}/${name} cannot start: ${failed.reason}: ${failed.message ?? 'no message'}`, pod);
+        }
       } catch (err) {
         if (err instanceof DebugPodError || signal.aborted) throw err;
         // Reading events is optional (`list events`): without it a mount that fails is only seen at the deadline.
@@ -168,7 +185,7 @@ export async function runDebugPod(api: PodsApi, manifest: DebugPodManifest, opti
   const completionMs = t.completionMs ?? (manifest.spec.activeDeadlineSeconds + 30) * 1000;
   const completion = timeoutSignal(completionMs);
   const signal = AbortSignal.any([options.signal, completion]);
-  const seen: { pod?: PodSummary } = {};
+  const seen: Seen = {};
   const failure = (err: unknown): unknown => {
     if (options.signal.aborted) return new DebugPodAbortedError(`debug pod ${ns}/${name}: ${errorText(options.signal.reason)}`);
     if (completion.aborted) {
@@ -209,6 +226,11 @@ export async function runDebugPod(api: PodsApi, manifest: DebugPodManifest, opti
   } catch (err) {
     throw failure(err);
   } finally {
-    if (!deleteTried) await deleteAndConfirm(api, ns, name, t, logger);
+    if (!deleteTried) {
+      if (seen.mountFailed === true && t.deleteMs < MOUNT_WAIT_DELETE_MS) {
+        logger.info(`debug pod ${ns}/${name}: the kubelet finishes its wait for the pod's volumes (up to 2m3s) before it lets the pod go; waiting up to ${MOUNT_WAIT_DELETE_MS / 1000} s`);
+        await deleteAndConfirm(api, ns, name, { ...t, deleteMs: MOUNT_WAIT_DELETE_MS }, logger);
+      } else await deleteAndConfirm(api, ns, name, t, logger);
+    }
   }
 }

@@ -98,6 +98,18 @@ describe('runDebugPod: a pod the kubelet cannot mount', () => {
     expect(api.live.size).toBe(0);
   });
 
+  it('after a FailedMount, waits for the kubelet to let the pod go beyond the usual deletion deadline', async () => {
+    const events = [{ type: 'Warning', reason: 'FailedMount', message: 'hostPath type check failed' }];
+    // The pod stays (terminating) for 40 reads after the delete, about 200 ms: longer than deleteMs.
+    const mounted = fakePodsApi({ phases: [{ phase: 'Pending' }], events, goneAfterReads: 40 });
+    await expect(runDebugPod(mounted, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, deleteMs: 60 } })).rejects.toThrow(/FailedMount/);
+    expect(mounted.live.size).toBe(0);
+    // The same slow deletion of a pod that did not fail its mount is not waited for beyond deleteMs.
+    const other = fakePodsApi({ phases: [{ phase: 'Pending', containers: [{ name: 'snapshot', waiting: { reason: 'ErrImagePull' } }] }], goneAfterReads: 40 });
+    await expect(runDebugPod(other, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: { ...fast, deleteMs: 60 } })).rejects.toThrow(/ErrImagePull/);
+    expect(other.live.size).toBe(1);
+  });
+
   it('events it may not read: one warning, then it waits for the deadline as before', async () => {
     const warnings: string[] = [];
     const api = fakePodsApi({ phases: [{ phase: 'Pending' }], events: new Error('403 Forbidden: cannot list events') });
