@@ -125,7 +125,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     const self = doc.snapshot.containers.find((c) => c.labels?.['io.kubernetes.pod.name'] === doc.access.pod.split('/')[1]);
     expect(self?.state).toBe('CONTAINER_RUNNING');
     expect(run.stderr).toMatch(/deleted/);
-    expect(debugPods()).toEqual([]);
+    expect(debugPods(), run.stderr).toEqual([]);
   }, 180_000);
 
   it('interrupted (SIGINT) while its pod exists: the pod is deleted and the exit is 130', async () => {
@@ -140,7 +140,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.code, run.stderr).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/deleting \(grace 0\)[\s\S]*deleted/);
-    expect(debugPods()).toEqual([]);
+    expect(debugPods(), run.stderr).toEqual([]);
   }, 180_000);
 
   it('a socket path that is not a socket on the node: fails on the kubelet FailedMount event, quoting it, pod deleted', async () => {
@@ -151,7 +151,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.stderr).toMatch(/cannot start: FailedMount: MountVolume\.SetUp failed for volume "cri-socket" : hostPath type check failed: \/nonexistent\/pleg-doctor\/containerd\.sock is not a socket file/);
     // The kubelet lets the pod go only after its wait for volumes (up to 2m3s); the command waits for that.
     expect(run.stderr).toMatch(/deleted\n/);
-    expect(debugPods()).toEqual([]);
+    expect(debugPods(), run.stderr).toEqual([]);
   }, 240_000);
 
   it('an image whose run fails: the pod end and the reason become the error, pod deleted', async () => {
@@ -163,7 +163,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/pleg-doctor: snapshot: debug pod default\/pleg-doctor-debug-[a-z0-9]{5} (cannot start|ended Failed)[^\n]*(StartError|RunContainerError|CreateContainerError|ContainerCannotRun)[^\n]*"snapshot": executable file not found/);
     expect(run.stdout).toBe('');
-    expect(debugPods()).toEqual([]);
+    expect(debugPods(), run.stderr).toEqual([]);
   }, 120_000);
 
   it('without --yes and without a terminal: exit 2 naming --yes, and nothing was created', async () => {
@@ -172,6 +172,6 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.stderr).toMatch(/standard input is not a terminal, so pass --yes/);
     expect(run.stderr).toMatch(new RegExp(`Create pod ${NAMESPACE}/pleg-doctor-debug-[a-z0-9]{5} on node ${cluster.nodeName}\\?`));
     expect(run.stderr).not.toMatch(/creating on node/);
-    expect(debugPods()).toEqual([]);
+    expect(debugPods(), run.stderr).toEqual([]);
   }, 60_000);
 });
