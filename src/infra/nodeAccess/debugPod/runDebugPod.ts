@@ -206,8 +206,11 @@ export async function runDebugPod(api: PodsApi, manifest: DebugPodManifest, opti
   try {
     await api.createPod(ns, manifest, signal);
   } catch (err) {
-    // The request may have reached the API server before the abort or the deadline: delete in case it did.
-    if (signal.aborted) await deleteAndConfirm(api, ns, name, t, logger);
+    // An answer 4xx says nothing was created (409: the name is someone else's pod, never to be deleted).
+    // Anything else (an abort, a deadline, a reset connection) may have reached the API server: delete in
+    // case it did.
+    const refused = err instanceof KubeRequestError && err.error.httpStatus !== undefined && err.error.httpStatus >= 400 && err.error.httpStatus < 500;
+    if (!refused) await deleteAndConfirm(api, ns, name, t, logger);
     throw failure(err);
   }
   let deleteTried = false;

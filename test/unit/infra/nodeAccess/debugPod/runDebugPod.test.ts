@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { debugPodManifest } from '../../../../../src/core/nodeAccess/debugPodSpec';
 import { silentLogger } from '../../../../../src/core/util/logger';
+import { KubeRequestError } from '../../../../../src/infra/kube/createGateway';
 import { DebugPodAbortedError, DebugPodError, runDebugPod } from '../../../../../src/infra/nodeAccess/debugPod/runDebugPod';
 import { fakePodsApi } from '../../../../support/fakePodsApi';
 
@@ -74,6 +75,16 @@ describe('runDebugPod', () => {
     };
     await expect(runDebugPod(api, manifest, { logger: silentLogger, signal: controller.signal, timeouts: fast })).rejects.toThrow(DebugPodAbortedError);
     expect(api.calls).toEqual(['create', 'delete:0', 'get']);
+  });
+
+  it('a create the API server refused (4xx) is not followed by a delete; a create without an answer is', async () => {
+    const conflict = new KubeRequestError({ kind: 'other', httpStatus: 409, message: 'HTTP 409 for "create pods": pods "pleg-doctor-debug-abcde" already exists' });
+    const refused = fakePodsApi({ phases: [], createError: conflict });
+    await expect(runDebugPod(refused, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: fast })).rejects.toThrow(/already exists/);
+    expect(refused.calls).toEqual(['create']);
+    const lost = fakePodsApi({ phases: [], createError: new KubeRequestError({ kind: 'timeout', message: 'The API server at 127.0.0.1:6443 did not answer "create pods" in time' }) });
+    await expect(runDebugPod(lost, manifest, { logger: silentLogger, signal: new AbortController().signal, timeouts: fast })).rejects.toThrow(/did not answer "create pods" in time/);
+    expect(lost.calls).toEqual(['create', 'delete:0', 'get']);
   });
 
   it('a deletion that never answers is bounded by its own deadline and logged with the command to finish it', async () => {
