@@ -10,6 +10,11 @@ import type { CliCommand } from '../io';
 import { snapshotOverSsh, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom } from '../sshNodeAccess';
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
+// --- debug pod (issue #29): `--access debug-pod` and the in-pod `--cri-socket` mode, in modules of their own.
+import { createKubeGateway } from '../../infra/kube/createGateway';
+import { accessRequested, createDebugPodSnapshotCommand, DEBUG_POD_SNAPSHOT_HELP, terminalConfirmer } from './debugPodSnapshot';
+import { LOCAL_SNAPSHOT_HELP, localSnapshotCommand, wantsLocalSnapshot } from './localSnapshot';
+// --- end debug pod
 
 export const SNAPSHOT_USAGE = `Usage: pleg-doctor snapshot --host HOST [options]
 
@@ -18,12 +23,12 @@ Status, ListPodSandbox, ListContainers, then PodSandboxStatus/ContainerStatus pe
 
 Options:
   --host HOST              address or ~/.ssh/config Host alias (required)
-${SSH_OPTIONS_HELP}  -h, --help               show this help
+${SSH_OPTIONS_HELP}${LOCAL_SNAPSHOT_HELP}  -h, --help               show this help
 
 Exit codes: 0 snapshot taken and every call answered; 1 connection, transport or runtime failure (a
 snapshot with failed calls is still printed); 2 bad options, or a host key that is unknown, changed or
 revoked; 130 interrupted.
-`;
+${DEBUG_POD_SNAPSHOT_HELP}`;
 
 type SnapshotArgs = SshArgs & { host: string };
 
@@ -35,7 +40,15 @@ export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | 'help
   return { host, ...rest };
 }
 
+// --- debug pod (issue #29)
+const debugPodSnapshotCommand = createDebugPodSnapshotCommand({ createGateway: createKubeGateway, confirmer: terminalConfirmer });
+// --- end debug pod
+
 export const snapshotCommand: CliCommand = async (argv, io) => {
+  // --- debug pod (issue #29): the way is picked before the SSH options are parsed.
+  if (accessRequested(argv) === 'debug-pod') return debugPodSnapshotCommand(argv, io, SNAPSHOT_USAGE);
+  if (wantsLocalSnapshot(argv)) return localSnapshotCommand(argv, io, SNAPSHOT_USAGE);
+  // --- end debug pod
   const args = parseSnapshotArgs(argv);
   if (args === 'help') {
     io.stdout.write(SNAPSHOT_USAGE);

@@ -13,6 +13,8 @@ import type { KubeClient } from './kubeClient';
 import { KubeConfigError, loadKubeconfigs, mergeKubeconfigs } from './kubeconfig';
 import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
 import { nodeProxyGet } from './nodeProxy';
+import { createPodsApi } from './podsApi';
+import type { PodsApi } from './podsTypes';
 import { slimNode } from './slimNode';
 import { DEFAULT_NODE_WATCH_OPTIONS, ReflectorNodeWatch } from './nodeWatch';
 import type { NodeWatchOptions } from './nodeWatch';
@@ -199,6 +201,10 @@ class Gateway implements KubeGateway {
       return { kind: 'failed', error, ms: Math.round(performance.now() - started) };
     }
     return nodeProxyGet(() => this.client(ctx), ctx.info.server, node, path, options, this.lifetime.signal);
+  }
+
+  podsApi(context: string): PodsApi {
+    return createPodsApi((what, signal, send) => this.request(context, what, signal, send));
   }
 
   dispose(): void {

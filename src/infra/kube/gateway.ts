@@ -3,6 +3,7 @@
 
 import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Subscription, Listener } from '../../core/util/emitter';
+import type { PodsApi } from './podsTypes';
 
 export interface ContextInfo {
   name: string;
@@ -111,4 +112,6 @@ export interface KubeGateway {
   /** `path` starts with '/', may carry a query (e.g. '/debug/pprof/goroutine?debug=2'). */
   nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult>;
   dispose(): void;
+  /** Namespaced pod requests of the debug-pod way of node access (create, get, log, delete, list; a DaemonSet's image). */
+  podsApi?(context: string): PodsApi;
 }

@@ -74,6 +74,10 @@ export interface KubeClient {
   patchJson?(path: string, body: string, contentType: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** Streams newline-delimited JSON; resolves when the server ends the stream cleanly. */
   streamLines(path: string, query: Query, onLine: (line: string) => void, options: StreamOptions): Promise<void>;
+  /** POST a JSON body (create); resolves with the answer's JSON, rejects with KubeHttpError. */
+  postJson?(path: string, body: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
+  /** DELETE with an optional DeleteOptions body; resolves with the answer's JSON, rejects with KubeHttpError. */
+  deleteJson?(path: string, body: string | undefined, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
 }
 
 function buildUrl(server: string, path: string, query: Query): URL {
@@ -137,6 +141,13 @@ async function readCapped(res: IncomingMessage, signal: AbortSignal, maxBytes: n
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A request with a method other than GET; `body` undefined sends none. */
+interface Payload {
+  method: 'PATCH' | 'POST' | 'DELETE';
+  body: string | undefined;
+  contentType: string;
+}
+
 class HttpKubeClient implements KubeClient {
   constructor(
     readonly server: string,
@@ -146,11 +157,11 @@ class HttpKubeClient implements KubeClient {
     private readonly onUnauthorized?: () => void,
   ) {}
 
-  private async open(url: URL, signal: AbortSignal, accept = 'application/json', payload?: { method: 'PATCH'; body: string; contentType: string }): Promise<IncomingMessage> {
+  private async open(url: URL, signal: AbortSignal, accept = 'application/json', payload?: Payload): Promise<IncomingMessage> {
     // Credential plugins (exec, OIDC refresh) run here: prepare() races them against this signal.
     const base = await this.prepare(signal);
     const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), Accept: accept, 'User-Agent': 'pleg-doctor/0.1' };
-    if (payload !== undefined) headers['Content-Type'] = payload.contentType;
+    if (payload?.body !== undefined) headers['Content-Type'] = payload.contentType;
     const options: RequestOptions = { ...base, method: payload?.method ?? 'GET', headers, signal };
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -186,7 +197,15 @@ class HttpKubeClient implements KubeClient {
     return this.requestJson(buildUrl(this.server, path, {}), options, { method: 'PATCH', body, contentType });
   }
 
-  private async requestJson(url: URL, options: { signal?: AbortSignal; timeoutMs: number }, payload?: { method: 'PATCH'; body: string; contentType: string }): Promise<unknown> {
+  async postJson(path: string, body: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown> {
+    return this.requestJson(buildUrl(this.server, path, {}), options, { method: 'POST', body, contentType: 'application/json' });
+  }
+
+  async deleteJson(path: string, body: string | undefined, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown> {
+    return this.requestJson(buildUrl(this.server, path, {}), options, { method: 'DELETE', body, contentType: 'application/json' });
+  }
+
+  private async requestJson(url: URL, options: { signal?: AbortSignal; timeoutMs: number }, payload?: Payload): Promise<unknown> {
     const deadline = withDeadline(url, options.timeoutMs, options.signal);
     try {
       const res = await this.open(url, deadline.signal, 'application/json', payload);
