@@ -52,13 +52,15 @@ describe('Diagnose Node in the manifest', () => {
     expect(viewItemMatches(menuEntry.when!, nodeContextValue(classification({})))).toBe(true);
   });
 
-  it('is inline on NotReady rows only (Ready=False or Unknown), not on Ready ones or other items', () => {
+  it('is inline on NotReady rows (Ready=False or Unknown) and rows at risk, not on other Ready ones or other items', () => {
     const plegRow = nodeContextValue(classification({ verdict: 'pleg', readyStatus: 'False' }));
     const leaseLost = nodeContextValue(classification({ verdict: 'lease-lost', readyStatus: 'Unknown' }));
     const ready = nodeContextValue(classification({}));
     const cordonedReady = nodeContextValue(classification({ cordoned: true }));
     expect(viewItemMatches(inline.when!, plegRow)).toBe(true);
     expect(viewItemMatches(inline.when!, leaseLost)).toBe(true);
+    // Ready, with PLEGAtRisk=True: the node the user should look at before the kubelet posts NotReady.
+    expect(viewItemMatches(inline.when!, nodeContextValue(classification({ verdict: 'pleg-at-risk', readyStatus: 'True' })))).toBe(true);
     expect(viewItemMatches(inline.when!, ready)).toBe(false);
     expect(viewItemMatches(inline.when!, cordonedReady)).toBe(false);
     expect(viewItemMatches(inline.when!, 'condition;notReady')).toBe(false);
