@@ -7,12 +7,14 @@ import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import { toClusterError } from './errors';
-import type { ClusterError, ContextInfo, KubeconfigSummary, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch } from './gateway';
+import type { ClusterError, ContextInfo, KubeconfigSummary, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch, PortForwardTarget } from './gateway';
 import { createKubeClient } from './kubeClient';
 import type { KubeClient } from './kubeClient';
 import { KubeConfigError, loadKubeconfigs, mergeKubeconfigs } from './kubeconfig';
 import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
 import { nodeProxyGet } from './nodeProxy';
+import { openPodPortForward } from '../nodeAccess/agent/portForward';
+import type { Duplex } from 'node:stream';
 import { slimNode } from './slimNode';
 import { DEFAULT_NODE_WATCH_OPTIONS, ReflectorNodeWatch } from './nodeWatch';
 import type { NodeWatchOptions } from './nodeWatch';
@@ -199,6 +201,16 @@ class Gateway implements KubeGateway {
       return { kind: 'failed', error, ms: Math.round(performance.now() - started) };
     }
     return nodeProxyGet(() => this.client(ctx), ctx.info.server, node, path, options, this.lifetime.signal);
+  }
+
+  async listPods(context: string, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]> {
+    const list = (await this.getJson(context, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, { ...selectors, limit: PAGE }, { verb: 'list', resource: 'pods' }, signal)) as { items?: unknown[] };
+    return list.items ?? [];
+  }
+
+  openPodPortForward(context: string, target: PortForwardTarget, options: { signal: AbortSignal; timeoutMs: number }): Promise<Duplex> {
+    // The WebSocket upgrade is a GET: RBAC checks `get` on pods/portforward (SPDY clients such as kubectl POST: `create`).
+    return this.request(context, { verb: 'get', resource: 'pods/portforward' }, options.signal, (client, o) => openPodPortForward(client, target, { signal: o.signal, timeoutMs: options.timeoutMs }));
   }
 
   dispose(): void {

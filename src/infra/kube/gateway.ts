@@ -3,6 +3,7 @@
 
 import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Subscription, Listener } from '../../core/util/emitter';
+import type { Duplex } from 'node:stream';
 
 export interface ContextInfo {
   name: string;
@@ -93,6 +94,13 @@ export interface KubeconfigSummary {
   currentContext?: string;
 }
 
+/** A pod's port to forward to through the API server (pods/portforward). */
+export interface PortForwardTarget {
+  namespace: string;
+  pod: string;
+  port: number;
+}
+
 export interface KubeGateway {
   /** Every context of every file in KUBECONFIG (or ~/.kube/config). Throws KubeConfigError on bad input. */
   listContexts(): ContextInfo[];
@@ -111,4 +119,11 @@ export interface KubeGateway {
   /** `path` starts with '/', may carry a query (e.g. '/debug/pprof/goroutine?debug=2'). */
   nodeProxyGet(context: string, node: string, path: string, options: NodeProxyOptions): Promise<NodeProxyResult>;
   dispose(): void;
+  /** Pods of one namespace by label and field selector (the JSON items, at most 500); rejects with KubeRequestError. */
+  listPods?(context: string, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]>;
+  /**
+   * One stream to a pod's port through the API server (`pods/portforward`, ../nodeAccess/agent/portForward.ts);
+   * `timeoutMs` bounds opening it. A refusal rejects with KubeRequestError (403 names the grant).
+   */
+  openPodPortForward?(context: string, target: PortForwardTarget, options: { signal: AbortSignal; timeoutMs: number }): Promise<Duplex>;
 }

@@ -74,6 +74,11 @@ export interface KubeClient {
   patchJson?(path: string, body: string, contentType: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** Streams newline-delimited JSON; resolves when the server ends the stream cleanly. */
   streamLines(path: string, query: Query, onLine: (line: string) => void, options: StreamOptions): Promise<void>;
+  /**
+   * The TLS material and credential headers of this context (exec plugins run with `signal`), for a request
+   * the caller sends itself: the WebSocket upgrade of a pod port-forward (../nodeAccess/agent/portForward.ts).
+   */
+  requestOptions?(signal: AbortSignal): Promise<RequestOptions>;
 }
 
 function buildUrl(server: string, path: string, query: Query): URL {
@@ -145,6 +150,10 @@ class HttpKubeClient implements KubeClient {
     /** The API server answered 401: a cached plugin credential must not be sent again. */
     private readonly onUnauthorized?: () => void,
   ) {}
+
+  requestOptions(signal: AbortSignal): Promise<RequestOptions> {
+    return this.prepare(signal);
+  }
 
   private async open(url: URL, signal: AbortSignal, accept = 'application/json', payload?: { method: 'PATCH'; body: string; contentType: string }): Promise<IncomingMessage> {
     // Credential plugins (exec, OIDC refresh) run here: prepare() races them against this signal.
