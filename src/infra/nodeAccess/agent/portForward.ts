@@ -40,19 +40,31 @@ export class PortForwardStream extends Duplex {
   private readonly headerLeft = [2, 2];
   private errorText = '';
 
+  private started = false;
+
   constructor(
     private readonly socket: Socket,
-    head: Buffer,
+    private head: Buffer,
     private readonly describe: string,
   ) {
     super();
+    // Nothing is read until the consumer reads (_read): a forward that fails at once then fails the
+    // consumer's request, rather than an error event nobody listens to yet.
+    socket.pause();
+  }
+
+  private start(): void {
+    this.started = true;
+    const socket = this.socket;
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('end', () => this.push(null));
     socket.on('error', (err) => this.destroy(err));
     socket.on('close', () => {
       if (!this.readableEnded) this.push(null);
     });
-    if (head.length > 0) queueMicrotask(() => this.receive(head));
+    const head = this.head;
+    this.head = Buffer.alloc(0);
+    if (head.length > 0) this.receive(head);
   }
 
   private receive(chunk: Buffer): void {
@@ -89,7 +101,9 @@ export class PortForwardStream extends Duplex {
   }
 
   override _read(): void {
-    // Data is pushed as frames arrive; the answers read here are bounded (MAX_MESSAGE_BYTES).
+    // Data is pushed as frames arrive (no backpressure: the answers read here are bounded, MAX_MESSAGE_BYTES).
+    if (!this.started) this.start();
+    this.socket.resume();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
