@@ -93,7 +93,9 @@ export async function chooseNodeAccess(command: string, lookup: AccessLookup, io
   }
   if (choice.way === 'agent') {
     if (agent === undefined) throw new Error('the agent way was chosen without an agent pod');
-    io.stderr.write(`pleg-doctor: ${command}: node access ${agent.label} (${choice.why})\n`);
+    // SSH options given beside a running agent are not used: said, so that nobody wonders why.
+    const unused = lookup.sshConfigured ? '; the SSH options are not used: --access ssh uses them' : '';
+    io.stderr.write(`pleg-doctor: ${command}: node access ${agent.label} (${choice.why}${unused})\n`);
     return { way: 'agent', connection: agent, why: choice.why };
   }
   if (choice.way === 'ssh') io.stderr.write(`pleg-doctor: ${command}: node access via SSH (${choice.why})\n`);

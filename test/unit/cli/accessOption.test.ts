@@ -41,7 +41,7 @@ describe('chooseNodeAccess', () => {
     const access = await chooseNodeAccess('timeline', { access: { agentNamespace: 'pleg-doctor' }, node: 'n1', sshConfigured: true, cluster: { gateway: g.gateway, context: 'c' } }, out, silentLogger);
     expect(access.way).toBe('agent');
     expect(g.asked).toEqual([['c', 'pleg-doctor', { labelSelector: 'app.kubernetes.io/name=pleg-doctor-agent', fieldSelector: 'spec.nodeName=n1' }]]);
-    expect(out.err()).toBe('pleg-doctor: timeline: node access via agent pod pleg-doctor/pleg-doctor-agent-x7k2 (agent pod pleg-doctor/pleg-doctor-agent-x7k2 runs on the node)\n');
+    expect(out.err()).toBe('pleg-doctor: timeline: node access via agent pod pleg-doctor/pleg-doctor-agent-x7k2 (agent pod pleg-doctor/pleg-doctor-agent-x7k2 runs on the node; the SSH options are not used: --access ssh uses them)\n');
   });
 
   it('no agent: SSH when configured, else none (the command goes on without the node side)', async () => {
