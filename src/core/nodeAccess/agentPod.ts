@@ -3,7 +3,8 @@
 // is asked for with that label and the fieldSelector spec.nodeName=NODE; this picks the one that can answer.
 
 export const DEFAULT_AGENT_NAMESPACE = 'pleg-doctor';
-export const AGENT_POD_LABEL_SELECTOR = 'app.kubernetes.io/name=pleg-doctor-agent';
+const AGENT_LABEL = { key: 'app.kubernetes.io/name', value: 'pleg-doctor-agent' } as const;
+export const AGENT_POD_LABEL_SELECTOR = `${AGENT_LABEL.key}=${AGENT_LABEL.value}`;
 export const AGENT_PORT = 9787;
 
 export interface AgentPodRef {
@@ -17,7 +18,7 @@ export type AgentPodPick =
   | { found: false; why: string };
 
 interface PodLike {
-  metadata?: { name?: unknown; namespace?: unknown; deletionTimestamp?: unknown };
+  metadata?: { name?: unknown; namespace?: unknown; deletionTimestamp?: unknown; labels?: Record<string, unknown> };
   spec?: { nodeName?: unknown };
   status?: { phase?: unknown; conditions?: unknown };
 }
@@ -29,10 +30,13 @@ function ready(pod: PodLike): boolean {
 
 /**
  * The Running, ready, not terminating pod of `items` on `node` (the first by name when a rollout briefly
- * runs two). Pods of other nodes are ignored even if the server returned them.
+ * runs two). Pods of other nodes, or without the agent's label, are ignored even if the server returned
+ * them (a server that ignored a selector must not make any pod the agent).
  */
 export function pickAgentPod(items: readonly unknown[], node: string, namespace: string): AgentPodPick {
-  const pods = items.filter((p): p is PodLike => typeof p === 'object' && p !== null).filter((p) => p.spec?.nodeName === node);
+  const pods = items
+    .filter((p): p is PodLike => typeof p === 'object' && p !== null)
+    .filter((p) => p.spec?.nodeName === node && p.metadata?.labels?.[AGENT_LABEL.key] === AGENT_LABEL.value);
   const usable = pods
     .filter((p) => p.status?.phase === 'Running' && ready(p) && p.metadata?.deletionTimestamp == null && typeof p.metadata?.name === 'string')
     .map((p) => p.metadata?.name as string)

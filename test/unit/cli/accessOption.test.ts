@@ -10,7 +10,7 @@ function io(): CliIo & { err: () => string } {
   return { stdout: { write: () => true }, stderr: { write: (c: string) => (err += c) }, readStdin: async () => '', signal: new AbortController().signal, env: {}, cwd: '/', err: () => err };
 }
 
-const running = (name: string, node: string): unknown => ({ metadata: { name }, spec: { nodeName: node }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+const running = (name: string, node: string): unknown => ({ metadata: { name, labels: { 'app.kubernetes.io/name': 'pleg-doctor-agent' } }, spec: { nodeName: node }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
 
 function gateway(list: () => Promise<unknown[]>): { gateway: KubeGateway; asked: unknown[][] } {
   const asked: unknown[][] = [];
