@@ -9,9 +9,12 @@
 import { formatGoDuration } from '../core/util/goDuration';
 import type { KubeEvent } from '../core/kube/objects';
 import { kubeTime, makeNode, withCordoned, withLeaseLost, withRuntimeDown } from './nodeFactory';
+import { AT_RISK_REASON, NOT_AT_RISK_REASON, PLEG_AT_RISK } from '../core/npd/atRiskCondition';
+import { DEFAULT_WITHIN_SECONDS } from '../core/npd/npdVerdict';
+import { formatPrediction } from '../core/npd/npdPrediction';
 import type { FullNode } from './nodeFactory';
 
-export type DemoRole = 'healthy' | 'pleg-stuck' | 'pleg-flapper' | 'runtime-crashloop' | 'cordoned' | 'lease-lost';
+export type DemoRole = 'healthy' | 'pleg-stuck' | 'pleg-flapper' | 'pleg-at-risk' | 'runtime-crashloop' | 'cordoned' | 'lease-lost';
 
 export interface DemoNodeSpec {
   name: string;
@@ -28,6 +31,16 @@ export interface ReadyView {
   message: string;
 }
 
+/** node-problem-detector's PLEGAtRisk condition (deploy/node-problem-detector/pleg-doctor-monitor.json). */
+export interface AtRiskView {
+  status: 'True' | 'False';
+  reason: typeof AT_RISK_REASON | typeof NOT_AT_RISK_REASON;
+  message: string;
+  /** Epoch ms: when NPD wrote this status and message (lastTransitionTime), and its last sync (lastHeartbeatTime). */
+  transitionMs: number;
+  heartbeatMs: number;
+}
+
 /** The Ready condition and heartbeat the API shows for a node at one moment. */
 export interface NodeMoment {
   ready: ReadyView;
@@ -35,6 +48,8 @@ export interface NodeMoment {
   readyTransitionMs: number | null;
   /** Epoch ms of the last status the kubelet posted. */
   heartbeatMs: number;
+  /** PLEGAtRisk, on the node that runs node-problem-detector with our monitor (the at-risk role). */
+  atRisk?: AtRiskView;
 }
 
 export const READY_MESSAGE = 'kubelet is posting ready status';
@@ -66,6 +81,22 @@ export const FLAP = { healthyS: 120, stallS: 235, relistLeadS: 0.9 } as const;
  * that takes hours, so PLEG stays unhealthy (NotReady since `beforeS` − 180 s before the origin).
  */
 export const STUCK = { beforeS: 420 } as const;
+/**
+ * The node at risk: its runtime has slowed so that one relist in each cycle hangs `slowS` s, just under the
+ * 3 min threshold, after `healthyS` s of quick ones. PLEG never turns unhealthy, but while that relist hangs
+ * pleg-doctor's agent predicts a NotReady (a relist overdue by more than `overdueS`: core/timeline/predict.ts)
+ * and node-problem-detector, running the plugin every `invokeS` s, sets PLEGAtRisk=True with the plugin's
+ * message once that NotReady is at most the plugin's bound away (DEFAULT_WITHIN_SECONDS); the first run
+ * after the relist returns sets it back to False.
+ */
+export const AT_RISK = { healthyS: 120, slowS: 170, relistLeadS: 0.9, invokeS: 10, overdueS: 5 } as const;
+/** The NPD heartbeat period (--k8s-exporter-heartbeat-period default): an unchanged condition is re-sent this often. */
+export const NPD_HEARTBEAT_S = 300;
+/**
+ * Where the at-risk node's slow relist is at the origin: 50 s in, so that 40 s later, when the e2e freezes
+ * the demo, the NotReady it would cause is under the plugin's 2 minutes away and PLEGAtRisk is True.
+ */
+const AT_RISK_START_U = AT_RISK.healthyS + 50;
 /** The crash-looping runtime: containerd runs `upS`, dies, and systemd brings it back after `downS`. */
 export const CRASHLOOP = { upS: 60, downS: 170 } as const;
 /** The lease-lost node's kubelet stopped posting this long before the demo's origin. */
@@ -99,6 +130,7 @@ export const DEMO_CONTEXTS: readonly DemoContextSpec[] = [
       3: 'runtime-crashloop',
       5: 'pleg-flapper',
       7: 'pleg-stuck',
+      9: 'pleg-at-risk',
       11: 'lease-lost',
     }),
   },
@@ -141,6 +173,7 @@ export function readyViewAt(node: DemoNodeSpec, t: number): ReadyView {
   switch (node.role) {
     case 'healthy':
     case 'cordoned':
+    case 'pleg-at-risk':
       return READY_VIEW;
     case 'lease-lost':
       return t >= -LEASE_LOST_BEFORE_S + NODE_GRACE_S ? LEASE_LOST_VIEW : READY_VIEW;
@@ -166,6 +199,50 @@ export function readyViewAt(node: DemoNodeSpec, t: number): ReadyView {
       return plegReadyView(BigInt(Math.round(ago * 1e9)));
     }
   }
+}
+
+/** The demo second the at-risk node's slow relist of demo second `t`'s cycle started. */
+function slowRelistStart(t: number): number {
+  const cycle = AT_RISK.healthyS + AT_RISK.slowS;
+  const offset = AT_RISK.healthyS - AT_RISK.relistLeadS - AT_RISK_START_U;
+  return Math.floor((t - offset) / cycle) * cycle + offset;
+}
+
+/** The kubelet's NotReady post a slow relist started at demo second `start` would cause: its first status tick past the threshold. */
+function notReadyPostAt(node: DemoNodeSpec, start: number): number {
+  const crossing = start + PLEG_THRESHOLD_S;
+  return Math.floor((crossing - node.tickPhaseSeconds) / STATUS_TICK_S + 1) * STATUS_TICK_S + node.tickPhaseSeconds;
+}
+
+/**
+ * Whether the plugin reports a problem at demo second `t`: the agent predicts a NotReady (the slow relist is
+ * overdue and has not returned) and that NotReady is within the plugin's default bound.
+ */
+function pluginReports(node: DemoNodeSpec, t: number): boolean {
+  const start = slowRelistStart(t);
+  const late = t - start;
+  return late > AT_RISK.overdueS && late < AT_RISK.slowS && notReadyPostAt(node, start) - t <= DEFAULT_WITHIN_SECONDS;
+}
+
+/**
+ * PLEGAtRisk at demo second `t`, as NPD writes it: the plugin runs every `invokeS` s; a run whose result
+ * differs from the condition's status writes status, reason, message and lastTransitionTime
+ * (custom_plugin_monitor.go generateStatus); the condition manager syncs then and every NPD_HEARTBEAT_S
+ * after, each sync stamping lastHeartbeatTime (problem_client.go SetConditions). The message predicts the
+ * kubelet's NotReady post: its first status tick after the relist passes the 3 min threshold.
+ */
+export function atRiskViewAt(node: DemoNodeSpec, originMs: number, t: number): AtRiskView {
+  const phase = mod(node.tickPhaseSeconds + 3, AT_RISK.invokeS);
+  const lastRun = Math.floor((t - phase) / AT_RISK.invokeS) * AT_RISK.invokeS + phase;
+  const status = pluginReports(node, lastRun);
+  // Back to the run that flipped the status (a cycle is far shorter than this many runs).
+  let flip = lastRun;
+  while (pluginReports(node, flip - AT_RISK.invokeS) === status && flip - lastRun > -3600) flip -= AT_RISK.invokeS;
+  const at = (s: number): number => originMs + s * 1000;
+  const heartbeatS = flip + Math.floor((t - flip) / NPD_HEARTBEAT_S) * NPD_HEARTBEAT_S;
+  if (!status) return { status: 'False', reason: NOT_AT_RISK_REASON, message: 'pleg-doctor predicts no PLEG NotReady', transitionMs: at(flip), heartbeatMs: at(heartbeatS) };
+  const notReadyAt = notReadyPostAt(node, slowRelistStart(flip));
+  return { status: 'True', reason: AT_RISK_REASON, message: `${formatPrediction(notReadyAt - flip)}: runtime-hung`, transitionMs: at(flip), heartbeatMs: at(heartbeatS) };
 }
 
 function sameView(a: ReadyView, b: ReadyView): boolean {
@@ -212,7 +289,9 @@ export function nodeMomentAt(node: DemoNodeSpec, originMs: number, nowMs: number
   // Without a change the kubelet still posts every 5 min (nodeStatusReportFrequency).
   const reportTick = Math.floor((tick - node.tickPhaseSeconds) / STATUS_REPORT_S) * STATUS_REPORT_S + node.tickPhaseSeconds;
   const heartbeatS = Math.max(lastChange ?? -Infinity, reportTick);
-  return { ready, readyTransitionMs: transition === undefined ? null : at(transition), heartbeatMs: at(heartbeatS) };
+  const moment: NodeMoment = { ready, readyTransitionMs: transition === undefined ? null : at(transition), heartbeatMs: at(heartbeatS) };
+  if (node.role === 'pleg-at-risk') moment.atRisk = atRiskViewAt(node, originMs, t);
+  return moment;
 }
 
 /** The node's creation reference: stable for a given origin, so only status fields change over time. */
@@ -237,7 +316,16 @@ export function buildDemoNode(node: DemoNodeSpec, originMs: number, moment: Node
       break;
   }
   const heartbeat = kubeTime(new Date(moment.heartbeatMs));
+  const risk = moment.atRisk;
+  if (risk !== undefined && obj.status !== undefined) {
+    // NPD's condition goes after the kubelet's (its patch adds it to the list) with the fields NPD sets.
+    obj.status.conditions = [
+      ...(obj.status.conditions ?? []),
+      { type: PLEG_AT_RISK, status: risk.status, lastHeartbeatTime: kubeTime(new Date(risk.heartbeatMs)), lastTransitionTime: kubeTime(new Date(risk.transitionMs)), reason: risk.reason, message: risk.message },
+    ];
+  }
   for (const c of obj.status?.conditions ?? []) {
+    if (c.type === PLEG_AT_RISK) continue;
     c.lastHeartbeatTime = heartbeat;
     if (c.type === 'Ready') {
       c.status = moment.ready.status;

@@ -13,6 +13,8 @@
 // after (6), a diagnosis that reads the stack's node over SSH; (8) the
 // guided Configure Node Access… (cancel, validation, Back, the write, Test Connection) and the walkthrough;
 // (9) the tree explains (lib/treeExplainsCheck.mjs): status bar at startup, Ready message, events, log;
+// (9f) the demo's node at risk: "PLEG at risk · NotReady in ~…" counting down, NPD's condition in its tooltip
+// (lib/atRiskCheck.mjs);
 // (10) zh-cn: a second code-server in Chinese shows the tree in Chinese (lib/localeCheck.mjs); (11) the
 // PLEG timeline on the demo's PLEG node: live through the API server, headed by the tree's verdict, every
 // lane drawn, lanes inside the plot after a zoom, and for every demo node (prod-eu and staging) the tree,
@@ -39,6 +41,7 @@ import { expandContexts as expandTopLevel, hoverRow, launchBrowser, openWorkbenc
 import { runStatusBarAtStartupCheck, runTreeExplainsChecks } from './lib/treeExplainsCheck.mjs';
 import { runLocaleCheck } from './lib/localeCheck.mjs';
 import { runTimelineCheck } from './lib/timelineCheck.mjs';
+import { refreshAtRiskNode, runAtRiskCheck } from './lib/atRiskCheck.mjs';
 import { runKubeletLogCheck } from './lib/kubeletLogCheck.mjs';
 import { runCliRuntimesCheck } from './lib/cliRuntimesCheck.mjs';
 import { TIMELINE_LIVE_SETTINGS, runTimelineLiveCheck } from './lib/timelineLiveCheck.mjs';
@@ -342,6 +345,7 @@ async function main() {
       });
 
       await runTreeExplainsChecks({ page, check, shot, log });
+      await runAtRiskCheck({ page, check, shot, demo, demoModules, readmeClip: README_CLIP });
 
       await check('(5) the what-if timeline panel runs a simulation and draws it', async () => {
         await openQuickInput(page, '>PLEG Doctor: Open What-If Timeline');
@@ -368,7 +372,7 @@ async function main() {
 
       await runKubeletLogCheck({ page, check, shot, workspace: dirs.workspace });
 
-      await runTimelineCheck({ page, check, shot, demo, kubeconfig });
+      await runTimelineCheck({ page, check, shot, demo, kubeconfig, refreshAtRisk: () => refreshAtRiskNode(demo, demoModules) });
 
       // Before (6): its window reload would otherwise leave this check to find the tree again.
       await runDiagnoseChecks({ page, check, shot, log, demo, userDataDir: dirs.userData });

@@ -55,3 +55,19 @@ export function classification(overrides: Partial<NodeClassification> & { name: 
     ...overrides,
   };
 }
+
+/**
+ * node-problem-detector's PLEGAtRisk condition with the fields NPD writes (problemclient SetConditions:
+ * type, status, lastHeartbeatTime, lastTransitionTime, reason, message) and the reasons and message forms
+ * of deploy/node-problem-detector/pleg-doctor-monitor.json and `pleg-doctor npd-plugin`.
+ */
+export function atRiskCondition(status: 'True' | 'False' | 'Unknown', at: { since: string; heartbeat?: string; message?: string }): NodeCondition {
+  return {
+    type: 'PLEGAtRisk',
+    status,
+    lastHeartbeatTime: at.heartbeat ?? at.since,
+    lastTransitionTime: at.since,
+    reason: status === 'True' ? 'NotReadyPredicted' : 'NoNotReadyPredicted',
+    message: at.message ?? (status === 'True' ? 'NotReady predicted in 1m35s: runtime-hung' : 'pleg-doctor predicts no PLEG NotReady'),
+  };
+}

@@ -1,5 +1,5 @@
-// The unit and property tiers mirror the tree they test: a test of src/core/parse/klog.ts is
-// test/unit/core/parse/klog.test.ts, and a second file on one aspect of it is klog.<aspect>.test.ts beside it.
+// The unit and property tiers mirror the tree they test: a test of src/core/parse/logReader.ts is
+// test/unit/core/parse/logReader.test.ts, and a second file on one aspect of it is logReader.<aspect>.test.ts beside it.
 // Files that are not under src/ follow the same rule from the repository's root (webview/…, eslint/…,
 // package.json, esbuild.mjs, this config). A newcomer finds a module's tests at its path, and a test whose
 // module is renamed or deleted fails here instead of lingering under a name nothing has.
@@ -44,7 +44,7 @@ describe('test layout', () => {
   });
 
   it('finds the module of a mirrored test and none for a stray one', () => {
-    expect(moduleOf('unit/core/parse/klog.roundTrip.test.ts')).toBe('src/core/parse/klog.ts');
+    expect(moduleOf('unit/core/parse/logReader.k3s122.test.ts')).toBe('src/core/parse/logReader.ts');
     expect(moduleOf('unit/webview/timeline/sessionSeries.lanes.test.ts')).toBe('webview/timeline/sessionSeries.ts');
     expect(moduleOf('unit/package.commands.test.ts')).toBe('package.json');
     expect(moduleOf('unit/parse/klog.test.ts')).toBeUndefined();

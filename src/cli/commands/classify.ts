@@ -7,16 +7,18 @@ import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliCommand } from '../io';
 import { readInput } from '../readInput';
+import { isNotReady } from '../../core/tree/verdictPresentation';
 
 export const CLASSIFY_USAGE = `Usage: pleg-doctor classify [--fail-on-not-ready] FILE|-
 
 Reads a Node, a NodeList or \`kubectl get nodes -o json\` output (kind List) from FILE, or from standard
 input for "-", and prints one JSON line per node:
   {"name","verdict","cordoned","since","plegLastSeenAgoSeconds","plegThresholdSeconds","message"}
-Verdicts: ready, pleg, runtime-down, startup, network, lease-lost, not-ready-other.
+Verdicts: ready, pleg-at-risk (Ready, node-problem-detector's PLEGAtRisk=True), pleg, runtime-down,
+startup, network, lease-lost, not-ready-other.
 
 Options:
-  --fail-on-not-ready  exit 1 when any node's verdict is not "ready"
+  --fail-on-not-ready  exit 1 when any node is NotReady (not "ready" nor "pleg-at-risk")
   -h, --help           show this help
 
 Exit codes: 0 classified; 1 a node is not ready (with --fail-on-not-ready); 2 bad options or input that
@@ -79,7 +81,7 @@ export const classifyCommand: CliCommand = async (argv, io) => {
   let batch: string[] = [];
   for (const node of nodes) {
     const c = classifyNode(node, now);
-    if (c.verdict !== 'ready') notReady++;
+    if (isNotReady(c.verdict)) notReady++;
     for (const w of c.warnings) io.stderr.write(`pleg-doctor: classify: warning: ${c.name !== '' ? c.name : label}: ${w}\n`);
     batch.push(`${JSON.stringify(classificationLine(c))}\n`);
     if (batch.length >= 500) {

@@ -9,6 +9,7 @@ import type { KubeNode } from '../../core/kube/objects';
 import { parseGoDurationNs } from '../../core/util/goDuration';
 import type { ClusterError, KubeGateway, NodeWatch, WatchState } from '../../infra/kube/gateway';
 import { countFlaps, FLAP_WINDOW_S, isFlapping, type FlapSummary } from '../../core/tree/flapHistory';
+import { isNotReady } from '../../core/tree/verdictPresentation';
 import { withDeadline } from '../../core/util/deadlineSignal';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
@@ -38,7 +39,7 @@ Options:
 ${CONTEXT_OPTION_HELP}  --all-contexts           every context of the kubeconfig (JSON lines in the kubeconfig's order)
   -o, --output FORMAT      table (the default at a terminal) | json (the default otherwise: the lines above)
   --timeout DURATION       how long to wait for each context's first full list (default 15s; "20", "1m30s")
-  --fail-on-not-ready      also exit 1 when any node's verdict is not "ready"
+  --fail-on-not-ready      also exit 1 when any node is NotReady (not "ready" nor "pleg-at-risk")
   -h, --help               show this help
 
 Exit codes: 0 every context listed; 1 a context could not be listed (or a node is not ready, with
@@ -189,7 +190,7 @@ async function loadFlaps(gateway: KubeGateway, rows: NodeRow[], now: Date, timeo
       try {
         row.flaps = countFlaps(await gateway.listNodeEvents(row.context, row.classification.name, signal), now);
       } catch (e) {
-        firstError ??= e instanceof Error ? e.message : String(e);
+        firstError ??= errorText(e);
       }
     }
   };
@@ -257,7 +258,7 @@ export function createNodesCommand(createGateway: GatewayFactory): CliCommand {
         const nodes = [...outcome.nodes].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
         for (const node of nodes) {
           const c = classifyNode(node, now);
-          if (c.verdict !== 'ready') notReady++;
+          if (isNotReady(c.verdict)) notReady++;
           const row: NodeRow = { context, classification: c, flaps: undefined };
           rows.push(row);
           lines.push(row);

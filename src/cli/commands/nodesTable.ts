@@ -31,7 +31,9 @@ export function compareRows(a: NodeRow, b: NodeRow): number {
 const DETAIL_MAX = 80;
 
 function detail(c: NodeClassification): string {
-  const text = roundGoDurations(c.verdict === 'ready' ? '' : c.message !== '' ? c.message : c.summary).replace(/\s+/gu, ' ').trim();
+  // At risk: node-problem-detector's message (the prediction), not the kubelet's "posting ready status".
+  const said = c.verdict === 'pleg-at-risk' ? (c.atRisk?.message ?? c.summary) : c.message !== '' ? c.message : c.summary;
+  const text = roundGoDurations(c.verdict === 'ready' ? '' : said).replace(/\s+/gu, ' ').trim();
   return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX - 1)}…` : text;
 }
 
@@ -45,7 +47,9 @@ function status(row: NodeRow): string {
 export function renderNodesTable(rows: readonly NodeRow[], now: Date, withContext: boolean): string {
   const header = [...(withContext ? ['CONTEXT'] : []), 'NAME', 'STATUS', 'FOR', 'FLAPS/30M', 'DETAIL'];
   const cells = [...rows].sort(compareRows).map((row) => {
-    const seconds = secondsSince(row.classification.since, now);
+    // FOR is how long the verdict has held: for a node at risk, since NPD set PLEGAtRisk (not since it turned Ready).
+    const c = row.classification;
+    const seconds = secondsSince(c.verdict === 'pleg-at-risk' ? c.atRisk?.since : c.since, now);
     return [
       ...(withContext ? [row.context] : []),
       row.classification.name,

@@ -2,7 +2,10 @@
 // problems with the input become `warnings` instead of exceptions.
 //
 // Verdict rules (Ready condition first, then the errors found in its message):
-// - Ready=True → `ready`, whatever else is set (pressure, NetworkUnavailable and cordon become flags).
+// - Ready=True → `ready`, whatever else is set (pressure, NetworkUnavailable and cordon become flags),
+//   unless node-problem-detector's PLEGAtRisk=True: then `pleg-at-risk`, "PLEG at risk · NotReady in ~1m25s"
+//   (src/core/npd/atRiskCondition.ts counts down from when NPD wrote its prediction). On a NotReady node
+//   the kubelet's own verdict wins and PLEGAtRisk stays in `atRisk` for the tooltip.
 // - Ready=Unknown, or an R8 message ("Kubelet stopped posting node status.") → `lease-lost`.
 // - Ready=False: PLEG stale (R1) or EventedPLEG full (R3) → `pleg`, even next to "container runtime is
 //   down": the PLEG error is what the user came for, the others stay in `errors`.
@@ -19,6 +22,7 @@ import { parseReadyMessage } from '../parse/readyMessage';
 import { GoDurationError, meansNeverRelisted, parseGoDurationNs, formatGoDuration } from '../util/goDuration';
 import type { NodeClassification, PressureCondition, ReadyError, Verdict } from './types';
 import { errorText } from '../util/errorText';
+import { atRiskCountdown, countdownText, readAtRisk } from '../npd/atRiskCondition';
 
 /** How long R2 / "may not have completed yet" may last before it is no longer a startup transient. */
 export const STARTUP_GRACE_SECONDS = 180;
@@ -201,7 +205,8 @@ function classify(input: unknown, now: Date): NodeClassification {
   const pressures = PRESSURES.filter((p) => conditions.some((c) => c['type'] === p && c['status'] === 'True'));
   const networkUnavailable = conditions.some((c) => c['type'] === 'NetworkUnavailable' && c['status'] === 'True');
 
-  const base = { name, cordoned, pressures, versions, pods, taints, warnings };
+  const atRisk = readAtRisk(conditions, warnings);
+  const base = { name, cordoned, pressures, versions, pods, taints, warnings, ...(atRisk !== undefined ? { atRisk } : {}) };
   const flags = (summary: string): string =>
     [summary, ...(cordoned ? ['cordoned'] : []), ...pressures, ...(networkUnavailable ? ['NetworkUnavailable'] : [])].join(
       ' · ',
@@ -269,8 +274,8 @@ function classify(input: unknown, now: Date): NodeClassification {
 
   const ageSeconds = since !== undefined ? (now.getTime() - Date.parse(since)) / 1000 : undefined;
   const verdict = decide(readyStatusRaw, errors, parsed.lease, networkUnavailable, ageSeconds, warnings);
-  out.verdict = verdict;
-  out.summary = flags(summarize(verdict, out, ageSeconds));
+  out.verdict = verdict === 'ready' && atRisk?.status === 'True' ? 'pleg-at-risk' : verdict;
+  out.summary = flags(summarize(out.verdict, out, ageSeconds, now));
   return out;
 }
 
@@ -299,11 +304,13 @@ function decide(
   return 'not-ready-other';
 }
 
-function summarize(verdict: Verdict, c: NodeClassification, ageSeconds: number | undefined): string {
+function summarize(verdict: Verdict, c: NodeClassification, ageSeconds: number | undefined, now: Date): string {
   const forHow = ageSeconds !== undefined && ageSeconds >= 0 ? ` for ${roundedDuration(ageSeconds)}` : '';
   switch (verdict) {
     case 'ready':
       return 'Ready';
+    case 'pleg-at-risk':
+      return c.atRisk === undefined ? 'PLEG at risk' : `PLEG at risk · ${countdownText(atRiskCountdown(c.atRisk, now))}`;
     case 'pleg': {
       const ago = c.plegLastSeenAgoSeconds;
       if (has(c.errors, 'evented-pleg-full') && !has(c.errors, 'pleg-stale')) {

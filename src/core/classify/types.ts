@@ -1,12 +1,16 @@
 // What classification says about one Node. Produced by classifyNode() (src/core/classify/classifyNode.ts),
 // consumed by the tree view, the CLI and the diagnostics.
 
+import type { PlegAtRisk } from '../npd/atRiskCondition';
+
 /**
  * The verdict, most specific first. `pleg` wins over `runtime-down` when both appear in one Ready message,
  * because the PLEG error is what the user came for; the other errors stay in `errors`.
  */
 export type Verdict =
   | 'ready'
+  /** Ready=True, and node-problem-detector's PLEGAtRisk=True: pleg-doctor predicts a PLEG NotReady (issue #28's monitor). */
+  | 'pleg-at-risk'
   | 'pleg' // Ready=False with "PLEG is not healthy" (or EventedPLEG is not healthy)
   | 'runtime-down' // "container runtime is down" / "container runtime not ready"
   | 'startup' // "container runtime status check may not have completed yet" / PLEG has yet to be successful just after start
@@ -16,6 +20,7 @@ export type Verdict =
 
 export const VERDICTS: readonly Verdict[] = [
   'ready',
+  'pleg-at-risk',
   'pleg',
   'runtime-down',
   'startup',
@@ -72,6 +77,11 @@ export interface NodeClassification {
   networkUnavailable?: boolean;
   /** lastHeartbeatTime of the Ready condition, ISO 8601: how fresh the kubelet's (or controller's) report is. */
   lastHeartbeat?: string;
+  /**
+   * node-problem-detector's PLEGAtRisk condition, when the Node has one. Its own verdict only while Ready=True;
+   * next to a NotReady verdict it is still shown (the tooltip), the kubelet's words lead.
+   */
+  atRisk?: PlegAtRisk;
   /** Problems with the input itself (no conditions, unparsable duration...). Never thrown. */
   warnings: string[];
 }

@@ -6,6 +6,7 @@ import type { Finding } from './diagnosis';
 
 const VERDICT_LABEL: Record<Verdict, string> = {
   ready: 'Ready',
+  'pleg-at-risk': 'PLEG at risk',
   pleg: 'NotReady (PLEG)',
   'runtime-down': 'NotReady (container runtime)',
   startup: 'NotReady (kubelet starting)',
@@ -33,9 +34,12 @@ export function headlineFinding(findings: readonly Finding[]): Finding | undefin
   return findings.find((f) => f.severity === top.severity && f.checkId !== 'pleg-health') ?? top;
 }
 
-/** Findings must already be sorted, most severe first. */
-export function makeHeadline(verdict: Verdict, findings: readonly Finding[]): string {
-  const label = VERDICT_LABEL[verdict] ?? 'NotReady';
+/**
+ * Findings must already be sorted, most severe first. `detail` follows the verdict's label in brackets: the
+ * at-risk countdown ("PLEG at risk (NotReady in ~1m25s): …"), the words the tree's row shows.
+ */
+export function makeHeadline(verdict: Verdict, findings: readonly Finding[], detail?: string): string {
+  const label = `${VERDICT_LABEL[verdict] ?? 'NotReady'}${detail !== undefined ? ` (${detail})` : ''}`;
   const cause = headlineFinding(findings);
   if (cause === undefined) return `${label}: no problem found`;
   return `${label}: ${sentenceCase(cause.title)}`;

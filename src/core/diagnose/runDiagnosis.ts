@@ -10,6 +10,7 @@ import type { CheckResult, Diagnosis, Finding, Severity } from './diagnosis';
 import type { NodeEvidence } from './evidence';
 import { collectGaps, type AdviceSurface } from './gaps';
 import { makeHeadline } from './headline';
+import { atRiskCountdown, countdownText } from '../npd/atRiskCondition';
 import { sourceReports } from './sourceNotes';
 import { errorText } from '../util/errorText';
 
@@ -76,7 +77,7 @@ export function diagnose(evidence: NodeEvidence, options?: DiagnoseOptions): Dia
     nodeName: ctx?.nodeName ?? text(evidence?.nodeName, ''),
     collectedAt: text(evidence?.collectedAt, ''),
     verdict,
-    headline: makeHeadline(verdict, findings),
+    headline: makeHeadline(verdict, findings, verdict === 'pleg-at-risk' && ctx?.classification.atRisk !== undefined ? countdownText(atRiskCountdown(ctx.classification.atRisk, now)) : undefined),
     findings,
     checks,
     sources,

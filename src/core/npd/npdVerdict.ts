@@ -4,7 +4,7 @@
 // monitor's max_output_length BYTES (80 by default), which becomes the NodeCondition's message. So the
 // message is ASCII (a byte cut never splits a character) and the part that matters comes first.
 
-import { formatGoDuration } from '../util/goDuration';
+import { formatPrediction, wholeSecondsText } from './npdPrediction';
 import { parsePrometheusText, PrometheusTextError } from '../parse/prometheusText';
 import type { MetricFamily } from '../parse/prometheusText';
 
@@ -14,6 +14,14 @@ export const FINDING_METRIC = 'pleg_doctor_finding';
 
 /** NPD's default max_output_length (pkg/custompluginmonitor/types/config.go, ApplyConfiguration). */
 export const NPD_MAX_OUTPUT_LENGTH = 80;
+
+/**
+ * How near the predicted NotReady post must be for a problem, by default: the same 2 minutes as the
+ * PLEGNotReadyPredicted alert (deploy/prometheus/pleg-doctor.rules.yaml), so the NodeCondition and the alert
+ * say "at risk" together. Without a bound the agent predicts a post some 3 minutes out a few seconds into any
+ * relist that has not returned yet, and a slow relist that then finishes would flip the condition on and off.
+ */
+export const DEFAULT_WITHIN_SECONDS = 120;
 
 export const NPD_OK = 0;
 export const NPD_PROBLEM = 1;
@@ -37,12 +45,6 @@ export function unknownVerdict(reason: string): NpdVerdict {
   return { exitCode: NPD_UNKNOWN, message: npdMessage(reason) };
 }
 
-/** `NotReady predicted in 1m10s` (whole seconds, as Go prints a duration), or `NotReady due now`. */
-function predictedText(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return whole === 0 ? 'NotReady due now' : `NotReady predicted in ${formatGoDuration(BigInt(whole) * 1_000_000_000n)}`;
-}
-
 /** The value of a family the agent serves as one series; undefined when absent or not one series. */
 function single(families: readonly MetricFamily[], name: string): number | undefined {
   const samples = families.find((f) => f.name === name)?.samples ?? [];
@@ -52,10 +54,11 @@ function single(families: readonly MetricFamily[], name: string): number | undef
 /**
  * The verdict for NPD from the agent's /metrics body. At risk when the agent predicts a NotReady post
  * (a finite pleg_doctor_notready_predicted_seconds); with `cause`, only when that cause is also among
- * the failing node-side checks (pleg_doctor_finding{cause} 1). The message names the predicted time and
- * the failing checks in the order the agent lists them.
+ * the failing node-side checks (pleg_doctor_finding{cause} 1); with `withinSeconds`, only when the predicted
+ * post is at most that far away. The message names the predicted time and the failing checks in the order
+ * the agent lists them.
  */
-export function npdVerdict(metricsText: string, cause?: string): NpdVerdict {
+export function npdVerdict(metricsText: string, cause?: string, withinSeconds = Infinity): NpdVerdict {
   let families: MetricFamily[];
   try {
     families = parsePrometheusText(metricsText);
@@ -67,9 +70,12 @@ export function npdVerdict(metricsText: string, cause?: string): NpdVerdict {
   if (predicted === undefined || Number.isNaN(predicted)) return unknownVerdict(`agent serves no single ${PREDICTED_METRIC}`);
   const causes = (families.find((f) => f.name === FINDING_METRIC)?.samples ?? []).filter((s) => s.value === 1).map((s) => s.labels['cause'] ?? '?');
   if (predicted === Infinity) return { exitCode: NPD_OK, message: npdMessage('no NotReady predicted') };
+  if (predicted > withinSeconds) {
+    return { exitCode: NPD_OK, message: npdMessage(`${formatPrediction(predicted)}, beyond ${wholeSecondsText(withinSeconds)}`) };
+  }
   if (cause !== undefined && !causes.includes(cause)) {
-    return { exitCode: NPD_OK, message: npdMessage(`${predictedText(predicted)}, not from ${cause}`) };
+    return { exitCode: NPD_OK, message: npdMessage(`${formatPrediction(predicted)}, not from ${cause}`) };
   }
   const why = causes.length === 0 ? 'no node-side cause found' : causes.join(', ');
-  return { exitCode: NPD_PROBLEM, message: npdMessage(`${predictedText(predicted)}: ${why}`) };
+  return { exitCode: NPD_PROBLEM, message: npdMessage(`${formatPrediction(predicted)}: ${why}`) };
 }

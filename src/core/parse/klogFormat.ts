@@ -1,5 +1,5 @@
-// Writes klog text lines (the inverse of parseKlogLine for structured lines), so simulated kubelets
-// produce logs that read exactly like a real one and go through the same parser.
+// Writes klog text lines (what logReaderLine.readLineGeneral reads back, for structured lines), so simulated
+// kubelets produce logs that read exactly like a real one and go through the same reader.
 
 import { goQuote } from './klogQuote';
 import type { KlogSeverity } from './klogHeader';

@@ -1,4 +1,4 @@
-// The klog text header, one definition for every reader of it (klog.ts, logReaderLine.ts, the capture-free
+// The klog text header, one definition for every reader of it (logReaderLine.ts, the capture-free
 // fast path klogFastHeader.ts, lineShapeMemo.ts), and the year-less time it carries. A leaf module: it
 // imports nothing, so the readers can share it without importing each other.
 //

@@ -7,8 +7,8 @@
 // a present-day time). Every component-base version with a JSON format encodes it so. A real line (kubelet
 // v1.36.2, test/fixtures/logs/json-1.36-pleg-fault.log):
 //   {"ts":1795840896491.0784,"caller":"kubelet/kubelet.go:2661","msg":"Skipping pod synchronization","err":"[…]","errCauses":[…]}
-// Both JSON readers (logReaderLine.ts for `pleg-doctor logs` and the language server, klog.ts) take the
-// time from here, so the unit is decided in one place. docs/kubelet-log-times.md lists the other forms.
+// The log reader (logReaderLine.ts: `pleg-doctor logs`, the language server, the diagnosis) takes a JSON
+// line's time from here; its property test (test/property/core/parse/klogJsonTime.test.ts) holds it to the writer. docs/kubelet-log-times.md lists the other forms.
 
 /** Epoch ms of a JSON line's `ts` value as JSON.parse returned it; undefined when it is not a finite number. */
 export function klogJsonTsToEpochMs(ts: unknown): number | undefined {

@@ -1,12 +1,15 @@
 // What the timeline's headline states: the node's state now (a live session: the Ready condition the API
 // server reported last) or at a recording's end. The verdict is not judged here: the session's last Ready
 // condition is handed to classifyNode, the classifier behind the tree, the report's headline and the CLI,
-// so the surfaces cannot disagree on one condition. The host words it (src/host/timeline/timelineHeadline.ts).
+// so the surfaces cannot disagree on one condition. With it goes node-problem-detector's PLEGAtRisk as the
+// session last saw it, so a Ready node at risk heads the panel as it heads the tree's row and the report.
+// The host words it (src/host/timeline/timelineHeadline.ts).
 
 import { classifyNode } from '../classify/classifyNode';
 import type { Verdict } from '../classify/types';
 import type { KubeNode } from '../kube/objects';
-import type { SessionReady, TimelineSession } from './session';
+import type { SessionAtRisk, SessionReady, TimelineSession } from './session';
+import type { PlegAtRisk } from '../npd/atRiskCondition';
 
 export interface HeadlineState {
   /** The classifier's verdict; null when the session holds no Ready condition. */
@@ -22,6 +25,8 @@ export interface HeadlineState {
   sinceKnown?: boolean;
   /** Epoch ms of the session's end: now for a live session. */
   atEpochMs: number;
+  /** PLEGAtRisk as the classifier read it from the session's last entry, when the session has one. */
+  atRisk?: PlegAtRisk;
 }
 
 /**
@@ -55,6 +60,20 @@ export function headlineState(session: TimelineSession): HeadlineState {
   const sinceEpochMs = epoch(transitionMs);
   // An unknown transition is not made up: the classifier is given none rather than a wrong one.
   const condition = { type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, ...(known ? { lastTransitionTime: new Date(sinceEpochMs).toISOString() } : {}) };
-  const node: KubeNode = { metadata: { name: session.node }, status: { conditions: [condition] } };
-  return { verdict: classifyNode(node, new Date(atEpochMs)).verdict, ready, sinceEpochMs, sinceKnown: known, atEpochMs };
+  const risk = session.atRisk?.at(-1);
+  const node: KubeNode = { metadata: { name: session.node }, status: { conditions: [condition, ...(risk !== undefined ? [atRiskCondition(risk)] : [])] } };
+  const c = classifyNode(node, new Date(atEpochMs));
+  return { verdict: c.verdict, ready, sinceEpochMs, sinceKnown: known, atEpochMs, ...(c.atRisk !== undefined ? { atRisk: c.atRisk } : {}) };
+}
+
+/** The PLEGAtRisk condition of a session entry, as the API server gave it. */
+function atRiskCondition(r: SessionAtRisk): NonNullable<NonNullable<KubeNode['status']>['conditions']>[number] {
+  return {
+    type: 'PLEGAtRisk',
+    status: r.status,
+    reason: r.reason,
+    message: r.message,
+    ...(r.lastTransitionTime !== undefined ? { lastTransitionTime: r.lastTransitionTime } : {}),
+    ...(r.lastHeartbeatTime !== undefined ? { lastHeartbeatTime: r.lastHeartbeatTime } : {}),
+  };
 }

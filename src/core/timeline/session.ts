@@ -90,6 +90,20 @@ export interface SessionReady {
   lastTransitionTime?: string;
 }
 
+/**
+ * node-problem-detector's PLEGAtRisk condition as the API server reported it (a new entry when any field
+ * changed, its heartbeat included: a heartbeat that stops moving is what makes the condition stale).
+ */
+export interface SessionAtRisk {
+  atMs: number;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  /** RFC 3339, as the API server gave them: when NPD wrote the message, and its last sync. */
+  lastTransitionTime?: string;
+  lastHeartbeatTime?: string;
+}
+
 /** One scrape of the kubelet's /metrics through the node proxy (or from a saved file). */
 export interface KubeletSample {
   atMs: number;
@@ -221,6 +235,8 @@ export interface TimelineSession {
   stalls?: RuntimeStall[];
   nodeStatusPosts?: NodeStatusPost[];
   predictions?: SessionPrediction[];
+  /** Absent when the Node has no PLEGAtRisk condition (no node-problem-detector with our monitor), and in older recordings. */
+  atRisk?: SessionAtRisk[];
 }
 
 /**
@@ -239,6 +255,7 @@ export interface SessionDelta {
   stalls?: RuntimeStall[];
   nodeStatusPosts?: NodeStatusPost[];
   predictions?: SessionPrediction[];
+  atRisk?: SessionAtRisk[];
   lacks?: string[];
   /** Replaces the session's settings (learnt after the start: the node's configz, the EventedPLEG fallback). */
   settings?: SessionSettings;
@@ -255,6 +272,7 @@ export function applySessionDelta(session: TimelineSession, delta: SessionDelta)
   if (delta.podEvents) session.podEvents.push(...delta.podEvents);
   if (delta.health) session.health.push(...delta.health);
   if (delta.ready) session.ready.push(...delta.ready);
+  if (delta.atRisk) (session.atRisk ??= []).push(...delta.atRisk);
   if (delta.kubelet) session.kubelet.push(...delta.kubelet);
   if (delta.cost) session.cost.push(...delta.cost);
   if (delta.stalls) {

@@ -229,6 +229,18 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
       c.oneOf(r, 'source', `${p}.`, POST_SOURCES);
     });
   }
+  if (o['atRisk'] !== undefined) {
+    c.array(o, 'atRisk', '', (v, p) => {
+      const r = c.object(v, p);
+      if (r === null) return;
+      c.num(r, 'atMs', `${p}.`);
+      c.oneOf(r, 'status', `${p}.`, READY);
+      c.str(r, 'reason', `${p}.`);
+      c.str(r, 'message', `${p}.`);
+      c.str(r, 'lastTransitionTime', `${p}.`, true);
+      c.str(r, 'lastHeartbeatTime', `${p}.`, true);
+    });
+  }
   if (o['predictions'] !== undefined) {
     c.array(o, 'predictions', '', (v, p) => {
       const r = c.object(v, p);

@@ -59,6 +59,8 @@ export interface ContextCounts {
   total: number;
   unhealthy: number;
   pleg: number;
+  /** Ready, with node-problem-detector's PLEGAtRisk=True (counted in `unhealthy` too). */
+  atRisk: number;
 }
 
 /** What an update did, so the host can refresh as little as possible. */
@@ -75,7 +77,7 @@ export interface ContextInfoLike {
 
 /** Everything a row shows from its classification; equal keys mean nothing to redraw. */
 function visibleKey(c: NodeClassification): string {
-  return JSON.stringify([c.verdict, c.readyStatus, c.readyReason, c.since, c.cordoned, c.pressures, c.message, c.plegLastSeenAgoSeconds, c.versions, c.pods, c.taints, c.warnings]);
+  return JSON.stringify([c.verdict, c.readyStatus, c.readyReason, c.since, c.cordoned, c.pressures, c.message, c.plegLastSeenAgoSeconds, c.versions, c.pods, c.taints, c.warnings, c.atRisk]);
 }
 
 export class ContextNodes {
@@ -222,11 +224,12 @@ export class ContextNodes {
 
   counts(): ContextCounts {
     if (this.cachedCounts === undefined) {
-      const counts = { total: 0, unhealthy: 0, pleg: 0 };
+      const counts = { total: 0, unhealthy: 0, pleg: 0, atRisk: 0 };
       for (const e of this.entries.values()) {
         counts.total++;
         if (isUnhealthy(e.classification.verdict)) counts.unhealthy++;
         if (e.classification.verdict === 'pleg') counts.pleg++;
+        if (e.classification.verdict === 'pleg-at-risk') counts.atRisk++;
       }
       this.cachedCounts = counts;
     }

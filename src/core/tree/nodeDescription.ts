@@ -8,6 +8,8 @@ import { flapCountText, isFlapping } from './flapHistory';
 import { formatAge, secondsSince } from './humanAge';
 import type { Localize } from './localize';
 import { verdictShortName } from './verdictPresentation';
+import { atRiskPhrase } from './atRiskText';
+import type { PlegAtRisk } from '../npd/atRiskCondition';
 
 export const DESCRIPTION_SEPARATOR = ' · ';
 
@@ -27,6 +29,14 @@ export function readyPhrase(c: NodeClassification, now: Date, t: Localize): stri
   }
 }
 
+/**
+ * "PLEG at risk · NotReady in ~1m25s": the countdown, not the Ready age, is what an at-risk row is about.
+ * The timeline's headline states the same words (src/host/timeline/timelineHeadline.ts).
+ */
+export function atRiskRowText(a: PlegAtRisk, now: Date, t: Localize): string {
+  return [verdictShortName('pleg-at-risk', t), atRiskPhrase(a, now, t)].join(DESCRIPTION_SEPARATOR);
+}
+
 export function describeNode(c: NodeClassification, now: Date, t: Localize, flaps?: FlapSummary): string {
   const parts: string[] = [];
   const seconds = secondsSince(c.since, now);
@@ -35,6 +45,8 @@ export function describeNode(c: NodeClassification, now: Date, t: Localize, flap
     // A flapping one does: "Ready · 40s · 8 flaps" says the Ready spell is a short one.
     parts.push(verdictShortName('ready', t));
     if (isFlapping(flaps) && seconds !== undefined) parts.push(formatAge(seconds, t));
+  } else if (c.verdict === 'pleg-at-risk' && c.atRisk !== undefined) {
+    parts.push(atRiskRowText(c.atRisk, now, t));
   } else if (c.readyStatus === 'missing') {
     parts.push(verdictShortName(c.verdict, t), t('no Ready condition'));
   } else {

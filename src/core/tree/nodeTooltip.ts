@@ -10,6 +10,7 @@ import type { ClockOptions } from './timeText';
 import { formatWhen } from './timeText';
 import { codeBlock, escapeMarkdown, inlineCode } from './markdown';
 import { verdictTitle } from './verdictPresentation';
+import { atRiskTooltip } from './atRiskText';
 
 /** The pod count is fetched on hover (countPods) and cached; the tooltip renders each stage. */
 export type PodCount =
@@ -73,6 +74,8 @@ export function nodeTooltipMarkdown(c: NodeClassification, context: string, pods
   }
 
   if (c.message !== '') blocks.push(codeBlock(c.message));
+  // node-problem-detector's PLEGAtRisk: the verdict when Ready=True, kept in view next to the kubelet's words otherwise.
+  if (c.atRisk !== undefined && (c.atRisk.status !== 'False' || c.verdict === 'pleg-at-risk')) blocks.push(atRiskTooltip(c.atRisk, now, t, extras.clock));
 
   if (c.plegLastSeenAgoSeconds === null) {
     blocks.push(t('PLEG has never completed a relist since the kubelet started.'));

@@ -112,7 +112,7 @@ export class NodeTreeModel {
   }
 
   totals(): ModelTotals {
-    const totals: ModelTotals = { contexts: 0, connecting: 0, failed: 0, total: 0, unhealthy: 0, pleg: 0 };
+    const totals: ModelTotals = { contexts: 0, connecting: 0, failed: 0, total: 0, unhealthy: 0, pleg: 0, atRisk: 0 };
     for (const g of this.contexts.values()) {
       totals.contexts++;
       if (g.state.kind === 'connecting' || g.state.kind === 'reconnecting') totals.connecting++;
@@ -121,6 +121,7 @@ export class NodeTreeModel {
       totals.total += c.total;
       totals.unhealthy += c.unhealthy;
       totals.pleg += c.pleg;
+      totals.atRisk += c.atRisk;
     }
     return totals;
   }

@@ -5,23 +5,33 @@ import type { Verdict } from '../classify/types';
 import { isFlapping, type FlapSummary } from './flapHistory';
 import type { Localize } from './localize';
 
-/** Lower sorts first: what the user came for (PLEG) on top, healthy nodes last. */
+/**
+ * Lower sorts first: what the user came for (PLEG) on top, then the node PLEG is about to take down (at
+ * risk, still Ready), then the other NotReady verdicts; healthy nodes last.
+ */
 const RANK: Readonly<Record<Verdict, number>> = {
   pleg: 0,
-  'runtime-down': 1,
-  'lease-lost': 2,
-  startup: 3,
-  network: 4,
-  'not-ready-other': 5,
-  ready: 6,
+  'pleg-at-risk': 1,
+  'runtime-down': 2,
+  'lease-lost': 3,
+  startup: 4,
+  network: 5,
+  'not-ready-other': 6,
+  ready: 7,
 };
 
 export function verdictRank(verdict: Verdict): number {
   return RANK[verdict];
 }
 
+/** Worth the user's eye: NotReady, or at risk of it (the "show only unhealthy" filter, the row order). */
 export function isUnhealthy(verdict: Verdict): boolean {
   return verdict !== 'ready';
+}
+
+/** NotReady (or no Ready condition): unhealthy and not merely at risk. What the status bar counts as NotReady. */
+export function isNotReady(verdict: Verdict): boolean {
+  return isUnhealthy(verdict) && verdict !== 'pleg-at-risk';
 }
 
 /** The rank a node sorts by: a flapping node (Ready for a moment between NotReady spells) ranks as NotReady. */
@@ -39,6 +49,8 @@ export function verdictShortName(verdict: Verdict, t: Localize): string {
   switch (verdict) {
     case 'ready':
       return t('Ready');
+    case 'pleg-at-risk':
+      return t('PLEG at risk');
     case 'pleg':
       return t('PLEG');
     case 'runtime-down':
@@ -59,6 +71,8 @@ export function verdictTitle(verdict: Verdict, t: Localize): string {
   switch (verdict) {
     case 'ready':
       return t('Ready');
+    case 'pleg-at-risk':
+      return t('PLEG at risk: NotReady predicted');
     case 'pleg':
       return t('PLEG is not healthy');
     case 'runtime-down':
@@ -87,6 +101,8 @@ export function verdictIcon(verdict: Verdict, flaps?: FlapSummary): IconSpec {
   switch (verdict) {
     case 'ready':
       return isFlapping(flaps) ? { id: 'debug-restart', color: 'charts.orange' } : { id: 'pass', color: 'charts.green' };
+    case 'pleg-at-risk':
+      return { id: 'watch', color: 'charts.orange' };
     case 'pleg':
       return { id: 'pulse', color: 'charts.red' };
     case 'runtime-down':
@@ -107,6 +123,8 @@ export function verdictToken(verdict: Verdict): string {
   switch (verdict) {
     case 'ready':
       return 'healthy';
+    case 'pleg-at-risk':
+      return 'plegAtRisk';
     case 'pleg':
       return 'pleg';
     case 'runtime-down':

@@ -1,12 +1,15 @@
 // What a demo node's kubelet is doing right now, read back from the Node object the stand-in serves (so
 // the endpoints stay consistent with whatever the script, or the e2e's flip, last wrote) plus the demo
 // script's role for the node's history. The Ready message is the anchor: a PLEG message's "last seen
-// active X ago" at the last heartbeat fixes when the hung relist started.
+// active X ago" at the last heartbeat fixes when the hung relist started. On a Ready node, PLEGAtRisk=True is:
+// its prediction (when the kubelet posts NotReady, its first status tick after the threshold) dates the
+// slow relist's start, to within a status tick.
 
 import type { KubeNode } from '../../core/kube/objects';
 import { parseReadyMessage } from '../../core/parse/readyMessage';
 import { parseGoDurationSeconds } from '../../core/util/goDuration';
-import { CRASHLOOP, FLAP, RUNTIME_DOWN_AFTER_S, findDemoNode } from '../demoCluster';
+import { AT_RISK, CRASHLOOP, FLAP, PLEG_THRESHOLD_S, RUNTIME_DOWN_AFTER_S, STATUS_TICK_S, findDemoNode } from '../demoCluster';
+import { PLEG_AT_RISK, readAtRisk } from '../../core/npd/atRiskCondition';
 import type { DemoRole } from '../demoCluster';
 
 export type KubeletCondition =
@@ -79,11 +82,20 @@ export function kubeletStateOf(node: KubeNode, now: Date): KubeletState | undefi
     }
   }
 
+  if (ready.status === 'True') {
+    const risk = readAtRisk((node.status?.conditions ?? []).filter((c) => c.type === PLEG_AT_RISK) as Record<string, unknown>[], []);
+    const since = timeOf(risk?.since);
+    if (risk?.status === 'True' && risk.predictedS !== undefined && since !== undefined) {
+      // NotReady at `since + predicted`, the first status tick after the crossing: mid-tick before it.
+      condition = { kind: 'stuckRelist', sinceS: since + risk.predictedS - PLEG_THRESHOLD_S - STATUS_TICK_S / 2 };
+    }
+  }
+
   const uptime = nowS - startS;
-  const flapCycle = FLAP.healthyS + FLAP.stallS;
+  const flapCycle = role === 'pleg-at-risk' ? AT_RISK.healthyS + AT_RISK.slowS : FLAP.healthyS + FLAP.stallS;
   const crashCycle = CRASHLOOP.upS + CRASHLOOP.downS;
   // Completed cycles before the current one; the flapper has always flapped, so at least one earlier hung relist.
-  const earlierHungRelists = role === 'pleg-flapper' || condition.kind === 'stuckRelist' ? Math.max(1, Math.floor(uptime / flapCycle) - 1) : 0;
+  const earlierHungRelists = role === 'pleg-flapper' || role === 'pleg-at-risk' || condition.kind === 'stuckRelist' ? Math.max(1, Math.floor(uptime / flapCycle) - 1) : 0;
   const earlierRuntimeDowns = role === 'runtime-crashloop' ? Math.max(1, Math.floor(uptime / crashCycle) - 1) : 0;
   const pods = 5 + (hash(name) % 9);
   return {
@@ -93,7 +105,7 @@ export function kubeletStateOf(node: KubeNode, now: Date): KubeletState | undefi
     condition,
     role,
     earlierHungRelists,
-    hungRelistS: HUNG_RELIST_S,
+    hungRelistS: role === 'pleg-at-risk' ? AT_RISK.slowS : HUNG_RELIST_S,
     earlierRuntimeDowns,
     runtimeTimeoutS: RUNTIME_REQUEST_TIMEOUT_S,
     pods,

@@ -10,7 +10,10 @@ import { renderFleetReport, type FleetOutcome, type FleetRow } from '../../core/
 import { renderDiagnosisMarkdown } from '../../core/diagnose/report/renderMarkdown';
 import { entryFlaps, entryNeedsAttention, type NodeEntry } from '../../core/tree/contextNodes';
 import { anyCheckFails } from '../../core/diagnose/verdicts';
+import { isNotReady } from '../../core/tree/verdictPresentation';
+import { isFlapping } from '../../core/tree/flapHistory';
 import type { Logger } from '../../core/util/logger';
+import { errorText } from '../../core/util/errorText';
 import { collectNodeEvidence, evidenceTarget } from '../../infra/diagnose/collectEvidence';
 import { defaultKubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { DEFAULT_MANY_CONCURRENCY, diagnoseMany, type ManyOutcome } from '../../infra/diagnose/diagnoseMany';
@@ -29,9 +32,13 @@ export interface DiagnoseAllDeps {
   documents?: ReportDocuments;
 }
 
-/** Every node NotReady now or at any time in the flap window (a flapping node Ready for a moment included). */
+/**
+ * Every node NotReady now or at any time in the flap window (a flapping node Ready for a moment included).
+ * A node only at risk (Ready, PLEGAtRisk=True) is not NotReady: the tree's unhealthy filter shows it, this
+ * command leaves it to Diagnose Node.
+ */
 export function notReadyEntries(session: ClusterSession, now = new Date()): NodeEntry[] {
-  return session.model.groups().flatMap((group) => group.rows().filter((entry) => entryNeedsAttention(entry, now)));
+  return session.model.groups().flatMap((group) => group.rows().filter((entry) => entryNeedsAttention(entry, now) && (isNotReady(entry.classification.verdict) || isFlapping(entryFlaps(entry, now)))));
 }
 
 export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> {
@@ -115,7 +122,7 @@ export async function diagnoseAllNotReady(deps: DiagnoseAllDeps): Promise<void> 
   const extra = failed.length > 0 ? ` ${t('{0} could not be diagnosed (see the log).', failed.length)}` : '';
   if (deps.documents !== undefined && fleet.length > 0) {
     const markdown = renderFleetReport({ startedAt: startedAt.toISOString(), rows: fleet, targets: targets.length, cancelled: outcome.cancelled });
-    await deps.documents.openFleetReport(startedAt.toISOString(), markdown).catch((err: unknown) => logger.error(`diagnose all: the fleet report could not be opened: ${err instanceof Error ? err.message : String(err)}`));
+    await deps.documents.openFleetReport(startedAt.toISOString(), markdown).catch((err: unknown) => logger.error(`diagnose all: the fleet report could not be opened: ${errorText(err)}`));
   }
   if (failing.length > 0 || failed.length > 0) {
     void vscode.window.showWarningMessage(summary + extra, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));

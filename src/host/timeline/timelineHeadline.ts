@@ -7,6 +7,7 @@ import { utcClock as clock } from '../../core/timeline/utcClock';
 import type { TimelineSession } from '../../core/timeline/session';
 import type { Localize } from '../../core/tree/localize';
 import { verdictTitle } from '../../core/tree/verdictPresentation';
+import { atRiskRowText } from '../../core/tree/nodeDescription';
 import type { SessionHeadline } from '../../shared/timeline/panelProtocol';
 
 
@@ -22,10 +23,12 @@ export function sessionHeadline(session: TimelineSession, live: boolean, t: Loca
   }
   // A status of days is dated with its day (utcClock against the moment the headline speaks of).
   const since = state.sinceKnown === true ? t('Ready={0} since {1}', state.ready.status, clock(state.sinceEpochMs, state.atEpochMs)) : t('Ready={0} since before {1}, when the session began', state.ready.status, clock(state.sinceEpochMs));
+  // At risk: the tree row's words ("PLEG at risk · NotReady in ~1m25s") and node-problem-detector's message.
+  const risk = state.verdict === 'pleg-at-risk' ? state.atRisk : undefined;
   return {
     verdict: state.verdict,
-    title: verdictTitle(state.verdict, t),
+    title: risk !== undefined ? atRiskRowText(risk, new Date(state.atEpochMs), t) : verdictTitle(state.verdict, t),
     when: live ? t('now ({0})', since) : t("at the recording's end, {0} ({1})", clock(state.atEpochMs), since),
-    message: state.ready.message,
+    message: risk !== undefined ? risk.message : state.ready.message,
   };
 }

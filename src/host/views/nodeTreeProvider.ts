@@ -37,6 +37,9 @@ const MAX_EVENTS = 30;
 /** All contexts start expanded up to this many; beyond it only the current context does. */
 const EXPAND_ALL_UP_TO = 5;
 
+/** How long a hovered at-risk row is not redrawn by the per-second countdown (a redraw would close the hover). */
+export const HOVER_HOLD_MS = 15_000;
+
 export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<TreeElement | TreeElement[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
@@ -46,6 +49,8 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
   private readonly coalescer: ChangeCoalescer;
   private readonly subscription: { dispose(): void };
   private readonly pods: PodCountCache;
+  /** The node row whose tooltip VS Code last resolved (the user hovers it), and until when the countdown spares it. */
+  private hovered: { entry: NodeEntry; untilMs: number } | undefined;
   /** Last description shown per row, so the age ticker refreshes only rows whose text changed. */
   private readonly shownDescriptions = new WeakMap<NodeEntry, string>();
   /** Event rows on screen per "Recent events" row (by id), with the text they show, for the age ticker. */
@@ -107,6 +112,24 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
     if (stale.length > 0) this.changeEmitter.fire(stale);
   }
 
+  /**
+   * Redraws the rows of nodes at risk whose countdown moved on: "NotReady in ~1m25s" is a per-second figure,
+   * which the 30 s age tick would leave up to 30 s behind.
+   */
+  tickCountdowns(now = new Date()): void {
+    const stale: TreeElement[] = [];
+    for (const group of this.session.model.groups()) {
+      for (const entry of group.rows(true)) {
+        if (entry.classification.verdict !== 'pleg-at-risk') continue;
+        // Redrawing a row closes its hover: the row whose tooltip was just asked for keeps its text a while.
+        if (this.hovered?.entry === entry && now.getTime() < this.hovered.untilMs) continue;
+        const shown = this.shownDescriptions.get(entry);
+        if (shown !== undefined && shown !== describeNode(entry.classification, now, t, entryFlaps(entry, now))) stale.push(entry);
+      }
+    }
+    if (stale.length > 0) this.changeEmitter.fire(stale);
+  }
+
   refreshAll(): void {
     this.pods.clear();
     this.changeEmitter.fire(undefined);
@@ -143,6 +166,7 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeElement>, v
   }
 
   async resolveTreeItem(item: vscode.TreeItem, element: TreeElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (element.kind === 'node') this.hovered = { entry: element, untilMs: Date.now() + HOVER_HOLD_MS };
     if (element.kind !== 'node' || item.tooltip !== undefined) return item;
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());

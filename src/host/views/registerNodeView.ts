@@ -10,6 +10,8 @@ import type { Services } from '../services';
 import type { TreeElement } from './treeElements';
 
 const AGE_TICK_MS = 30_000;
+/** The at-risk rows' countdown ("NotReady in ~1m25s") is in seconds: redrawn every second while one shows. */
+const COUNTDOWN_TICK_MS = 1_000;
 
 export function registerNodeView(services: Services): vscode.Disposable[] {
   const { session, nodeTree, logger } = services;
@@ -41,10 +43,14 @@ export function registerNodeView(services: Services): vscode.Disposable[] {
     if (view.visible) nodeTree.tickAges();
     else session.model.reclassifyUnhealthy();
   }, AGE_TICK_MS);
+  const countdown = setInterval(() => {
+    if (view.visible && session.model.totals().atRisk > 0) nodeTree.tickCountdowns();
+  }, COUNTDOWN_TICK_MS);
 
   return [
     view,
     new vscode.Disposable(() => clearInterval(ticker)),
+    new vscode.Disposable(() => clearInterval(countdown)),
     session.onDidChangeState(applyState),
     nodeTree.onDidRefresh(update),
     vscode.commands.registerCommand(CommandIds.refresh, () => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { EXPOSITION_CONTENT_TYPE } from '../../core/agent/exposition';
 import type { SinceAnswer } from '../../core/agent/sessionLog';
 import type { TimelineSession } from '../../core/timeline/session';
+import { errorText } from '../../core/util/errorText';
 
 /** Bound on one request from its first byte to the end of the answer. */
 export const REQUEST_DEADLINE_MS = 10_000;
@@ -69,7 +70,7 @@ export function handleAgentRequest(endpoints: AgentEndpoints, req: http.Incoming
         send(res, 404, 'text/plain; charset=utf-8', `no such endpoint ${url.pathname}: /metrics, /healthz, /v1/session[?since=CURSOR], /v1/diagnosis\n`);
     }
   } catch (err) {
-    send(res, 500, 'text/plain; charset=utf-8', `${err instanceof Error ? err.message : String(err)}\n`);
+    send(res, 500, 'text/plain; charset=utf-8', `${errorText(err)}\n`);
   }
 }
 

@@ -111,7 +111,7 @@ async function dockerProbes(host: RemoteHost, processes: Promise<ProbeOutcome<Pr
     ps = sudo(probeCommands.dockerPs(endpoint));
     info = sudo(probeCommands.dockerInfo(endpoint));
   } catch (error) {
-    const failed = { status: 'failed' as const, error: error instanceof Error ? error.message : String(error), durationMs: 0 };
+    const failed = { status: 'failed' as const, error: errorText(error), durationMs: 0 };
     return { endpoint, ps: failed, info: failed };
   }
   const [psOut, infoOut] = await Promise.all([

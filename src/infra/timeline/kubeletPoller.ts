@@ -5,7 +5,8 @@
 import type { Fetched } from '../../core/diagnose/evidence';
 import type { KubeNode } from '../../core/kube/objects';
 import type { KubeletSampler } from '../../core/timeline/kubeletSampler';
-import type { KubeletSample, SessionReady } from '../../core/timeline/session';
+import type { KubeletSample, SessionAtRisk, SessionReady } from '../../core/timeline/session';
+import { PLEG_AT_RISK } from '../../core/npd/atRiskCondition';
 import { fetchKubeletEndpoint, type KubeletEndpoint } from '../diagnose/fetchKubeletEndpoint';
 import type { KubeGateway } from '../kube/gateway';
 import { timeoutSignal } from '../../core/util/deadlineSignal';
@@ -47,6 +48,8 @@ export function sampleOfScrape(fetched: Fetched<string>, sampler: KubeletSampler
 
 export interface NodeReading {
   ready?: Omit<SessionReady, 'atMs'>;
+  /** node-problem-detector's PLEGAtRisk, when the Node has it (read from the same Node object: no other request). */
+  atRisk?: Omit<SessionAtRisk, 'atMs'>;
   /** The Ready condition's lastHeartbeatTime: it changes with every status post the kubelet makes. */
   heartbeat?: string;
   kubeletVersion?: string;
@@ -65,6 +68,19 @@ export function readNode(node: KubeNode): NodeReading {
     if (transition !== undefined) out.ready.lastTransitionTime = transition instanceof Date ? transition.toISOString() : transition;
     const beat = c.lastHeartbeatTime;
     if (beat !== undefined) out.heartbeat = beat instanceof Date ? beat.toISOString() : beat;
+  }
+  const risk = node.status?.conditions?.find((x) => x.type === PLEG_AT_RISK);
+  if (risk !== undefined) {
+    const time = (v: string | Date | undefined): string | undefined => (v instanceof Date ? v.toISOString() : v);
+    const transition = time(risk.lastTransitionTime);
+    const beat = time(risk.lastHeartbeatTime);
+    out.atRisk = {
+      status: risk.status === 'True' || risk.status === 'False' ? risk.status : 'Unknown',
+      reason: risk.reason ?? '',
+      message: risk.message ?? '',
+      ...(transition !== undefined ? { lastTransitionTime: transition } : {}),
+      ...(beat !== undefined ? { lastHeartbeatTime: beat } : {}),
+    };
   }
   const version = node.status?.nodeInfo?.kubeletVersion;
   if (version !== undefined && version !== '') out.kubeletVersion = version;

@@ -134,6 +134,8 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   let containerRuntimeVersion: string | undefined;
   let lastReady: Omit<SessionReady, 'atMs'> | undefined;
   let lastHeartbeat: string | undefined;
+  /** PLEGAtRisk as last recorded, compared whole (JSON): its heartbeat moving is news too. */
+  let lastAtRisk: string | undefined;
   let configzGates: Record<string, boolean> | undefined;
   const initial: SessionDelta = { durationMs: 0 };
   if (target !== undefined) {
@@ -153,6 +155,10 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       if (reading.ready !== undefined) {
         lastReady = reading.ready;
         initial.ready = [{ atMs: clock(), ...reading.ready }];
+      }
+      if (reading.atRisk !== undefined) {
+        lastAtRisk = JSON.stringify(reading.atRisk);
+        initial.atRisk = [{ atMs: clock(), ...reading.atRisk }];
       }
       const beat = reading.heartbeat;
       if (beat !== undefined) {
@@ -372,6 +378,10 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
       if (r !== undefined && (lastReady === undefined || r.status !== lastReady.status || r.reason !== lastReady.reason || r.message !== lastReady.message)) {
         delta.ready = [{ atMs, ...r }];
         lastReady = r;
+      }
+      if (reading.atRisk !== undefined && JSON.stringify(reading.atRisk) !== lastAtRisk) {
+        delta.atRisk = [{ atMs, ...reading.atRisk }];
+        lastAtRisk = JSON.stringify(reading.atRisk);
       }
       const beat = reading.heartbeat;
       if (beat !== undefined && beat !== lastHeartbeat) {

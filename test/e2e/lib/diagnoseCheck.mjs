@@ -377,7 +377,8 @@ async function runDiagnoseAllCheck(ctx) {
     await clearNotifications(page);
     const rows = await nodeRows(page);
     // NotReady now, or Ready for a moment between flaps ("Ready · 30s · 8 flaps"): both are diagnosed.
-    const notReady = rows.filter((r) => !/^Ready\b/.test(r.description) || /\bflaps$/.test(r.description)).map((r) => r.label);
+    // A node at risk ("PLEG at risk · …") is Ready: Diagnose All leaves it to Diagnose Node.
+    const notReady = rows.filter((r) => (!/^Ready\b/.test(r.description) && !/^PLEG at risk\b/.test(r.description)) || /\bflaps$/.test(r.description)).map((r) => r.label);
     for (const n of [...ALL_FRESH_NOT_READY, ALL_READY_UNTOUCHED]) assert(rows.some((r) => r.label === n), `${n} is not in the tree; node rows: ${rows.map((r) => r.label).join(', ')}`);
     for (const n of ALL_FRESH_NOT_READY) assert(notReady.includes(n), `${n} is not NotReady in the tree before the run (NotReady: ${notReady.join(', ')})`);
     assert(!notReady.includes(ALL_READY_UNTOUCHED), `${ALL_READY_UNTOUCHED} is not Ready in the tree`);

@@ -93,6 +93,7 @@ export async function runLocaleCheck({ check, log, runDir, vsix, env }) {
       // Descriptions from l10n/bundle.l10n.zh-cn.json, on nodes of the stand-ins whose verdicts do not change.
       const want = [
         ['prod-eu-node-03', zh['Runtime down']],
+        ['prod-eu-node-09', zh['PLEG at risk']],
         ['prod-eu-node-11', zh['No heartbeat']],
         ['staging-node-04', zh['cordoned']],
       ];

@@ -14,7 +14,7 @@ export async function loadDemoModules(runDir) {
         "export { startDemo } from './src/demo/demoRunner';",
         "export { demoKubeconfigYaml } from './src/demo/demoKubeconfig';",
         "export { makeNode } from './src/demo/nodeFactory';",
-        "export { DEMO_CONTEXTS, findDemoNode, nodeMomentAt, plegNotReadyNodeAt } from './src/demo/demoCluster';",
+        "export { DEMO_CONTEXTS, demoNodeAt, findDemoNode, nodeMomentAt, plegNotReadyNodeAt } from './src/demo/demoCluster';",
       ].join('\n'),
       resolveDir: REPO,
       sourcefile: 'e2e-stand-in.ts',

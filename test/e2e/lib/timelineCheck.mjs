@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { REPO } from './tools.mjs';
 import { fillQuickInput, pickContextMenuItem, readEditorTabs, readModal, readQuickInput, runPaletteCommand, waitForQuickInput, describePrompts } from './prompts.mjs';
 import { readTreeRows, rowLocator } from './workbench.mjs';
+import { AT_RISK_NODE, countdownSeconds } from './atRiskCheck.mjs';
 
 export const TIMELINE_DEMO_NODE = 'prod-eu-node-07';
 const COMMAND_TITLE = 'Open PLEG Timeline';
@@ -155,6 +156,7 @@ export async function panelShot(page, shot, name) {
 
 /** The verdict a tree row's description starts with (src/core/tree/verdictPresentation.ts verdictShortName). */
 const TREE_WORDS = [
+  [/^PLEG at risk\b/, 'pleg-at-risk'],
   [/^PLEG\b/, 'pleg'],
   [/^Runtime down\b/, 'runtime-down'],
   [/^Starting\b/, 'startup'],
@@ -171,6 +173,7 @@ const TREE_WORDS = [
 export function reportVerdict(headline) {
   const label = headline.split(':')[0] ?? '';
   if (/^Unknown\b|not posting|heartbeat/i.test(label)) return 'lease-lost';
+  if (/^PLEG at risk\b/.test(label)) return 'pleg-at-risk';
   if (/PLEG/.test(label)) return 'pleg';
   if (/runtime/i.test(label)) return 'runtime-down';
   if (/starting/i.test(label)) return 'startup';
@@ -204,7 +207,7 @@ export function reportHeadline(kubeconfig, context, node) {
 }
 
 /** `ctx`: { page, check, shot, demo (the stand-in, frozen), kubeconfig (the demo's) }. */
-export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) {
+export async function runTimelineCheck({ page, check, shot, demo, kubeconfig, refreshAtRisk }) {
   const node = TIMELINE_DEMO_NODE;
   await check(`(11a) Open PLEG Timeline on the demo's ${node} (context menu): live through the API server, headed by the node's state, every lane drawn, prediction and lacks in words`, async () => {
     await runPaletteCommand(page, 'View: Close All Editors');
@@ -265,18 +268,36 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) 
     return `lanes inside the plot after the zoom: ${state.lanePixels.slice(0, 3).join('/')} px, outside: 0`;
   });
 
-  await check('(11c) for every demo node (prod-eu and staging), the tree\'s verdict, the report\'s headline and the timeline\'s headline agree', async () => {
+  await check(`(11c) for every demo node (prod-eu and staging), the tree's verdict, the report's headline and the timeline's headline agree; for ${AT_RISK_NODE}, at risk, they predict the same NotReady instant`, async () => {
     assert(demo && kubeconfig, 'the check needs the demo and its kubeconfig');
-    const rows = await readTreeRows(page);
+    let rows = await readTreeRows(page);
     const lines = [];
     const wrong = [];
     const dismissed = [];
     for (const { spec } of demo.contexts) {
       for (const { name } of spec.nodes) {
+        // The node at risk afresh (PLEGAtRisk just written), so its countdown runs while the three are read.
+        let treeAt = Date.now();
+        if (name === AT_RISK_NODE && refreshAtRisk) {
+          // The row shows the fresh condition once its countdown is back up (it only falls otherwise).
+          rows = await readTreeRows(page);
+          const before = countdownSeconds(rows.find((r) => r.label === name)?.description) ?? -1;
+          refreshAtRisk();
+          for (let i = 0; i < 50 && !((countdownSeconds(rows.find((r) => r.label === name)?.description) ?? -1) > before); i++) {
+            await sleep(200);
+            rows = await readTreeRows(page);
+          }
+          treeAt = Date.now();
+        }
         const description = rows.find((r) => r.label === name)?.description ?? '';
         const tree = TREE_WORDS.find(([re]) => re.test(description))?.[1] ?? `(no verdict in "${description}")`;
         // The CLI's diagnosis runs while the timeline opens: two processes, half the wall time.
-        const report = reportHeadline(kubeconfig, spec.context, name);
+        const reportFrom = Date.now();
+        let reportAt = reportFrom;
+        const report = reportHeadline(kubeconfig, spec.context, name).then((h) => {
+          reportAt = (reportFrom + Date.now()) / 2;
+          return h;
+        });
         report.catch(() => undefined);
         await runPaletteCommand(page, 'View: Close All Editors');
         await openTimeline(page, name, { via: 'palette' });
@@ -287,7 +308,20 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig }) 
         dismissed.push(...(await declinePrompts(page, name)));
         const headline = await report;
         const verdict = reportVerdict(headline);
-        const line = `${spec.context}/${name}: tree ${tree} ("${description}"), report ${verdict} ("${headline.slice(0, 60)}"), timeline ${state.verdict} ("${state.headline.slice(0, 60)}")`;
+        const timelineAt = Date.now();
+        let line = `${spec.context}/${name}: tree ${tree} ("${description}"), report ${verdict} ("${headline.slice(0, 60)}"), timeline ${state.verdict} ("${state.headline.slice(0, 60)}")`;
+        if (name === AT_RISK_NODE) {
+          // One fact, three surfaces: each countdown, added to when it was read, names the same instant (within
+          // half the report's run, the timeline's update period of a kubelet scrape, and a second's rounding).
+          const due = [
+            [treeAt, countdownSeconds(description)],
+            [reportAt, countdownSeconds(headline)],
+            [timelineAt, countdownSeconds(state.headline)],
+          ].map(([at, left]) => (left === undefined ? Number.NaN : at + left * 1000));
+          const spread = (Math.max(...due) - Math.min(...due)) / 1000;
+          line += `; predicted NotReady instants within ${spread.toFixed(1)} s`;
+          if (tree !== 'pleg-at-risk' || !(spread <= 10)) wrong.push(`${line} (expected pleg-at-risk on all three, each with a "NotReady in ~…" countdown naming one instant)`);
+        }
         lines.push(line);
         if (tree !== verdict || tree !== state.verdict) wrong.push(line);
       }

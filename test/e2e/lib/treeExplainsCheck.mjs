@@ -115,18 +115,20 @@ export async function runTreeExplainsChecks({ page, check, shot, log }) {
   });
   await collapse(page, EXPLAIN_NODE);
 
-  await check('(9d) the status bar counts the NotReady nodes of the tree, says how many are PLEG, and names them in its tooltip', async () => {
+  await check('(9d) the status bar counts the NotReady nodes of the tree, says how many are PLEG and how many Ready nodes are at risk, and names them in its tooltip', async () => {
     const rows = await readTreeRows(page);
     const nodeRows = rows.filter((r) => r.level === 2 && /-node-\d+$/.test(r.label));
-    const notReady = nodeRows.filter((r) => !/^Ready\b/.test(r.description));
-    const pleg = nodeRows.filter((r) => /^PLEG\b/.test(r.description));
+    // "PLEG at risk · …" rows are Ready nodes (node-problem-detector's PLEGAtRisk): counted apart, "n at risk".
+    const atRisk = nodeRows.filter((r) => /^PLEG at risk\b/.test(r.description));
+    const notReady = nodeRows.filter((r) => !/^Ready\b/.test(r.description) && !atRisk.includes(r));
+    const pleg = notReady.filter((r) => /^PLEG\b/.test(r.description));
     const text = await poll(async () => {
       const t = await readStatusText(page);
       const m = /(\d+) nodes? NotReady(?:, (\d+|none) PLEG| \(PLEG\))/.exec(t);
       return m && Number(m[1]) === notReady.length ? t : '';
     }, 10_000);
     assert(text, `the status bar says "${await readStatusText(page)}"; the tree has ${notReady.length} NotReady nodes (${notReady.map((r) => r.label).join(', ')}), ${pleg.length} of them PLEG`);
-    const expected = pleg.length === notReady.length ? `${notReady.length} nodes NotReady (PLEG)` : `${notReady.length} nodes NotReady, ${pleg.length === 0 ? 'none' : pleg.length} PLEG`;
+    const expected = `${pleg.length === notReady.length ? `${notReady.length} nodes NotReady (PLEG)` : `${notReady.length} nodes NotReady, ${pleg.length === 0 ? 'none' : pleg.length} PLEG`}${atRisk.length > 0 ? `, ${atRisk.length} at risk` : ''}`;
     assert(text.endsWith(expected), `the status bar says "${text}", expected "${expected}"`);
     await page.mouse.move(5, 5);
     await statusItem(page).hover();
@@ -136,7 +138,7 @@ export async function runTreeExplainsChecks({ page, check, shot, log }) {
     }, 10_000);
     await shot('status-bar-tooltip');
     assert(hover, `no tooltip naming the PLEG nodes over the status bar item (hover text: "${(await readHover(page)).slice(0, 300)}")`);
-    const missing = [`${EXPLAIN_NODE} in prod-eu`, `${FLIPPED.node} in ${FLIPPED.context}`, 'prod-eu-node-11 in prod-eu (No heartbeat)'].filter((n) => !hover.includes(n));
+    const missing = [`${EXPLAIN_NODE} in prod-eu`, `${FLIPPED.node} in ${FLIPPED.context}`, 'prod-eu-node-11 in prod-eu (No heartbeat)', ...atRisk.map((r) => `PLEG at risk (NotReady predicted): ${r.label} in prod-eu`)].filter((n) => !hover.includes(n));
     assert(missing.length === 0, `the status bar tooltip does not name ${missing.join(', ')}: "${hover.slice(0, 600)}"`);
     await page.mouse.move(5, 5);
     return `"${text}"; tooltip: ${hover.split('\n').slice(0, 2).join(' / ').slice(0, 300)}`;

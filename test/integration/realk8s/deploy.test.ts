@@ -8,20 +8,19 @@
 //   made from the DaemonSet's own pod template (non-root, read-only root filesystem) and reaches the CRI
 //   socket and the kubelet config through its read-only hostPaths;
 // - the real node-problem-detector with deploy/node-problem-detector/pleg-doctor-monitor.json sets
-//   PLEGAtRisk on the Node when the plugin reports a problem, and clears it after.
-//
-// STAND-IN: until the agent (`pleg-doctor agent`) lands, the NPD part points the plugin at a small HTTP
-// server in this test that serves the agent contract's metrics; the real agent replaces it.
+//   PLEGAtRisk Unknown while no agent answers its plugin, and False from the real agent of the DaemonSet
+//   (installed by ./agentInstall.ts) once it runs.
+//   PLEGAtRisk=True from the same agent on a frozen runtime, and back, is the fault window's
+//   (./alertLeadTimes.ts in ./plegWindow.test.ts).
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealCluster } from './cluster';
-import { agentOverlay, importAgentImage, removeAgent } from './agentInstall';
+import { agentOverlay, importAgentImage, installAgent, removeAgent } from './agentInstall';
+import { plegAtRisk, removePlegAtRisk, startNpd, type RunningNpd } from './npd';
 import { REPO, kubectl, realCluster, scratchDir, until } from './cluster';
 
 let cluster: RealCluster;
@@ -155,107 +154,30 @@ describe('the offline-built image on the real node', () => {
   });
 });
 
-describe('node-problem-detector with deploy/node-problem-detector/pleg-doctor-monitor.json', () => {
-  // STAND-IN for the agent: serves the contract's metrics; `predicted` switches the prediction.
-  let predicted = '+Inf';
-  let standIn: Server;
-  let npd: ChildProcess | undefined;
-  let npdLog = '';
+describe('node-problem-detector with deploy/node-problem-detector/pleg-doctor-monitor.json, asking the real agent', () => {
+  let npd: RunningNpd | undefined;
 
-  function condition(): { status: string; reason: string; message: string } | undefined {
-    const out = kubectl(cluster, ['get', 'node', cluster.nodeName, '-o', 'jsonpath={range .status.conditions[?(@.type=="PLEGAtRisk")]}{.status}|{.reason}|{.message}{end}']);
-    if (out === '') return undefined;
-    const [status = '', reason = '', ...message] = out.split('|');
-    return { status, reason, message: message.join('|') };
-  }
-
-  beforeAll(async () => {
-    standIn = createServer((req, res) => {
-      if (req.url !== '/metrics') {
-        res.statusCode = 404;
-        res.end();
-        return;
-      }
-      res.end(
-        [
-          '# TYPE pleg_doctor_notready_predicted_seconds gauge',
-          `pleg_doctor_notready_predicted_seconds ${predicted}`,
-          '# TYPE pleg_doctor_finding gauge',
-          `pleg_doctor_finding{cause="runtime-hung"} ${predicted === '+Inf' ? 0 : 1}`,
-          '',
-        ].join('\n'),
-      );
-    });
-    await new Promise<void>((r) => standIn.listen(0, '127.0.0.1', r));
-    const agentUrl = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
-
-    // The CLI installed as the monitor expects it: an executable file (its #! line runs node).
-    const plugin = join(scratch.dir, 'pleg-doctor');
-    copyFileSync(join(REPO, 'dist/cli.js'), plugin);
-    chmodSync(plugin, 0o755);
-    const monitor = JSON.parse(readFileSync(join(REPO, 'deploy/node-problem-detector/pleg-doctor-monitor.json'), 'utf8')) as {
-      pluginConfig: Record<string, unknown>;
-      rules: { path: string; args: string[] }[];
-    };
-    // Shorter than the shipped 10 s so the test is quick; everything else as shipped.
-    monitor.pluginConfig['invoke_interval'] = '2s';
-    for (const rule of monitor.rules) {
-      rule.path = plugin;
-      rule.args = rule.args.map((a) => (a === 'http://127.0.0.1:9787' ? agentUrl : a));
-    }
-    const config = join(scratch.dir, 'pleg-doctor-monitor.json');
-    writeFileSync(config, JSON.stringify(monitor));
-
-    const bin = join(scratch.dir, 'node-problem-detector');
-    const unpacked = spawnSync('sh', ['-c', 'xz -dc "$1" > "$2" && chmod +x "$2"', 'sh', join(REPO, '../shared/npd/bin/node-problem-detector.xz'), bin]);
-    if (unpacked.status !== 0) throw new Error(`could not unpack ../shared/npd/bin/node-problem-detector.xz (see ../shared/npd/README.md): ${String(unpacked.stderr)}`);
-    npd = spawn(
-      bin,
-      [
-        `--apiserver-override=https://127.0.0.1:6443?inClusterConfig=false&auth=${cluster.kubeconfig}`,
-        `--hostname-override=${cluster.nodeName}`,
-        `--config.custom-plugin-monitor=${config}`,
-        '--port=0',
-        '--prometheus-port=0',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    npd.stdout?.on('data', (c: Buffer) => (npdLog += c.toString()));
-    npd.stderr?.on('data', (c: Buffer) => (npdLog += c.toString()));
-  }, 60_000);
-
-  afterAll(async () => {
-    if (npd?.pid !== undefined && npd.exitCode === null) {
-      const exited = new Promise((r) => npd?.once('exit', r));
-      npd.kill('SIGTERM');
-      await exited;
-    }
-    standIn?.closeAllConnections();
-    await new Promise((r) => standIn?.close(r));
-    // NPD leaves its condition on the Node when it stops: take it off for the tests that follow.
-    if (cluster) {
-      const types = kubectl(cluster, ['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[*].type}']).split(' ');
-      const index = types.indexOf('PLEGAtRisk');
-      if (index >= 0) kubectl(cluster, ['patch', 'node', cluster.nodeName, '--subresource=status', '--type=json', '-p', JSON.stringify([{ op: 'remove', path: `/status/conditions/${index}` }])]);
-    }
+  beforeAll(() => {
+    // Shorter than the shipped 10 s so the test is quick; the plugin asks the agent at the shipped URL,
+    // where nothing listens yet.
+    npd = startNpd(cluster, scratch.dir, { invokeInterval: '2s' });
   });
 
-  it('PLEGAtRisk: False while nothing is predicted, True with the prediction when the plugin reports a problem, False again after', async () => {
-    const initial = await until('NPD to post PLEGAtRisk', () => condition(), 60_000, 500).catch((e: unknown) => {
-      throw new Error(`${String(e)}\nNPD log:\n${npdLog.slice(-3000)}`);
-    });
-    expect(initial).toEqual({ status: 'False', reason: 'NoNotReadyPredicted', message: 'pleg-doctor predicts no PLEG NotReady' });
+  afterAll(async () => {
+    await npd?.stop();
+    if (cluster) removePlegAtRisk(cluster);
+  });
 
-    predicted = '95';
-    const atRisk = await until('PLEGAtRisk=True', () => (condition()?.status === 'True' ? condition() : undefined), 30_000, 500);
-    expect(atRisk).toEqual({ status: 'True', reason: 'NotReadyPredicted', message: 'NotReady predicted in 1m35s: runtime-hung' });
-    // The temporary rule's Warning Event, from the monitor's source.
-    const event = () => kubectl(cluster, ['get', 'events', '-n', 'default', '--field-selector', `involvedObject.name=${cluster.nodeName},reason=PLEGNotReadyPredicted`, '-o', 'jsonpath={range .items[*]}{.source.component}|{.type}|{.message}{"\\n"}{end}']);
-    const events = await until('the PLEGNotReadyPredicted event', () => (event() !== '' ? event() : undefined), 20_000, 500);
-    expect(events).toContain('pleg-doctor|Warning|NotReady predicted in 1m35s: runtime-hung');
-
-    predicted = '+Inf';
-    const cleared = await until('PLEGAtRisk=False', () => (condition()?.status === 'False' ? condition() : undefined), 30_000, 500);
-    expect(cleared).toEqual({ status: 'False', reason: 'NoNotReadyPredicted', message: 'pleg-doctor predicts no PLEG NotReady' });
-  }, 120_000);
+  it('PLEGAtRisk: Unknown while no agent answers the plugin, False once the DaemonSet agent runs', async () => {
+    const failure = async (e: unknown): Promise<never> => {
+      throw new Error(`${String(e)}\nPLEGAtRisk: ${JSON.stringify(plegAtRisk(cluster))}\nNPD log:\n${npd?.log().slice(-3000) ?? ''}`);
+    };
+    // NPD posts the monitor's default (False) at start, before any plugin run: Unknown is the plugin's own
+    // answer (exit 3, the agent unreachable), so the False after it is the real agent's.
+    const unknown = await until('PLEGAtRisk=Unknown', () => (plegAtRisk(cluster)?.status === 'Unknown' ? plegAtRisk(cluster) : undefined), 60_000, 500).catch(failure);
+    expect(unknown?.message).toMatch(/127\.0\.0\.1:9787/);
+    await installAgent(cluster, scratch.dir);
+    const ok = await until('PLEGAtRisk=False', () => (plegAtRisk(cluster)?.status === 'False' ? plegAtRisk(cluster) : undefined), 30_000, 500).catch(failure);
+    expect(ok).toEqual({ status: 'False', reason: 'NoNotReadyPredicted', message: 'pleg-doctor predicts no PLEG NotReady' });
+  }, 180_000);
 });

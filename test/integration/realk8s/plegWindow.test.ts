@@ -1,4 +1,24 @@
-// The shared PLEG fault window (./plegWindow.ts) on the real kubelet 1.26, with no checks of its own.
+// The shared PLEG fault window (./plegWindow.ts) on the real kubelet 1.26, plus, in the same window, issue
+// #28's alerts end to end (./alertLeadTimes.ts): the agent DaemonSet, Prometheus with the shipped rules
+// and the kubernetes-mixin's, node-problem-detector with the shipped monitor; their lead times over the
+// kubelet's "PLEG is not healthy" post are printed and written to test-results/.
+import { afterAll, beforeAll } from 'vitest';
+import { importAgentImage } from './agentInstall';
+import { alertLeadTimeChecks } from './alertLeadTimes';
+import { realCluster, scratchDir } from './cluster';
 import { describePlegWindow } from './plegWindow';
 
-describePlegWindow();
+const scratch = scratchDir();
+const alerts = alertLeadTimeChecks(scratch.dir);
+
+// The image build and import (once per cluster start) before the window, so its time budget is the freeze's.
+beforeAll(() => {
+  importAgentImage(realCluster(), scratch.dir);
+}, 240_000);
+
+afterAll(async () => {
+  await alerts.cleanup();
+  scratch.remove();
+}, 180_000);
+
+describePlegWindow(alerts.checks);

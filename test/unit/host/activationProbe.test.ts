@@ -30,14 +30,18 @@ describe('activation probe (bench/activationHost.mjs reads it from code-server)'
 
   it('the banner\'s CPU mark is this thread\'s CPU time in µs, so the probe can subtract its own readings from it', () => {
     const read = new Function(`return ${THREAD_CPU_EXPRESSION};`) as () => number;
+    // Spin until the reading has advanced by 20,000 units, then compare with the wall time that took. One
+    // thread's CPU time never runs ahead of the wall clock, and on a loaded machine it falls behind it, so:
+    // µs → at least 20 ms of wall time and well under the 5 s cap; ns would take 0.02 ms; ms would hit the cap.
     const before = read();
-    const spinUntil = performance.now() + 30;
-    while (performance.now() < spinUntil) {
-      // busy: CPU time must advance by about the wall time
+    const wallStart = performance.now();
+    while (read() - before < 20_000 && performance.now() - wallStart < 5_000) {
+      // busy
     }
-    const spent = (read() - before) / 1000;
-    expect(spent).toBeGreaterThan(15);
-    expect(spent).toBeLessThan(1000);
+    const wallMs = performance.now() - wallStart;
+    expect(read() - before).toBeGreaterThanOrEqual(20_000);
+    expect(wallMs).toBeGreaterThanOrEqual(19.9);
+    expect(wallMs).toBeLessThan(5_000);
   });
 
   it('appends one line per activation when PLEG_DOCTOR_ACTIVATION_PROBE is set, nothing otherwise', () => {

@@ -10,10 +10,9 @@
 
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { parseKlogLine } from '../../../../src/core/parse/klog';
 import { KubeletLogReader, readKubeletLog } from '../../../../src/core/parse/logReader';
 import { LogByteScanner } from '../../../../src/core/parse/logReaderBytes';
-import { classifyLogLine } from '../../../../src/core/parse/logReaderLine';
+import { classifyLogLine, readLineGeneral } from '../../../../src/core/parse/logReaderLine';
 
 /** 2015-01-01 … 2035-12-31, in nanoseconds. */
 const FROM_NS = BigInt(Date.UTC(2015, 0, 1)) * 1_000_000n;
@@ -88,9 +87,11 @@ describe('JSON kubelet lines as component-base writes them', () => {
       expect('epochMs' in t).toBe(true);
       expect(Math.abs(t.epochMs - ms(ns))).toBeLessThan(0.002);
       expect(facts?.clock).toBe(utcClock(ns));
-      const rec = parseKlogLine(line);
-      expect(Math.abs((rec.epochMs as number) - ms(ns))).toBeLessThan(0.002);
-      expect(rec.severity).toBe(info ? 'I' : 'E');
+      // The whole-line reader the diagnosis uses (readLineGeneral) agrees, and keeps the message.
+      const read = readLineGeneral(line);
+      const rt = read.time as { epochMs: number };
+      expect(Math.abs(rt.epochMs - ms(ns))).toBeLessThan(0.002);
+      expect(read.body.msg).toBe(info ? 'Recording event message for node' : 'Skipping pod synchronization');
     },
   );
 

@@ -47,6 +47,13 @@ describe('pleg-doctor npd-plugin', () => {
     expect(await run(['--agent-url', `${url}/`])).toEqual({ code: 0, out: 'no NotReady predicted\n', err: '' });
   });
 
+  it('a NotReady predicted beyond --within (default 2m, the alert\'s bound) is not a problem yet', async () => {
+    const url = await serve((_req, res) => res.end('pleg_doctor_notready_predicted_seconds 191\npleg_doctor_finding{cause="runtime-hung"} 1\n'));
+    expect(await run(['--agent-url', url])).toEqual({ code: 0, out: 'NotReady predicted in 3m11s, beyond 2m0s\n', err: '' });
+    expect((await run(['--agent-url', url, '--within', '4m'])).code).toBe(1);
+    expect((await run(['--agent-url', url, '--within', '0s'])).code).toBe(2);
+  });
+
   it('an agent that does not answer: unknown (3) at the --timeout, the cause on stdout within 80 bytes and on stderr', async () => {
     const url = await serve(() => undefined);
     const started = Date.now();

@@ -8,6 +8,7 @@ import { STUCK_POD_TITLE } from '../../../../src/core/diagnose/checks/stuckConta
 import type { Fetched, NodeEvidence } from '../../../../src/core/diagnose/evidence';
 import { renderDiagnosisMarkdown } from '../../../../src/core/diagnose/report/renderMarkdown';
 import { diagnose } from '../../../../src/core/diagnose/runDiagnosis';
+import { classifyNode } from '../../../../src/core/classify/classifyNode';
 import type { KubeNode } from '../../../../src/core/kube/objects';
 import { summarizeGoroutineDump } from '../../../../src/core/parse/goroutineDump';
 import { parseHealthz } from '../../../../src/core/parse/healthz';
@@ -65,6 +66,15 @@ async function demoEvidence(specNode: DemoNodeSpec, atMs: number): Promise<NodeE
 }
 
 describe('the demo cluster diagnoses as scripted', () => {
+  it('prod-eu-node-09 (at risk: Ready, PLEGAtRisk=True while a slow relist hangs) → at risk, the countdown in the headline, the hang found', async () => {
+    const node = spec('prod-eu-node-09');
+    const at = ORIGIN + 40_000;
+    const d = diagnose(await demoEvidence(node, at), { now: new Date(at + INTERVAL_MS) });
+    expect(d.verdict).toBe('pleg-at-risk');
+    // The same countdown the tree's row shows at that moment, then the cause: the relist waits on a pod's status.
+    expect(d.headline).toBe(`PLEG at risk (NotReady in ~${classifyNode(demoNodeAt(node, ORIGIN, at), new Date(at + INTERVAL_MS)).summary.split('~')[1]}): one pod's status calls time out: a stuck container or shim`);
+  });
+
   it('prod-eu-node-07 (stuck, NotReady all the time) → stuck pod status calls, as a problem', async () => {
     const node = spec('prod-eu-node-07');
     const at = findMoment(node, (m) => m.startsWith('PLEG is not healthy')) + 3_000;

@@ -9,6 +9,7 @@ import type { SessionReady, TimelineSession } from '../../../../src/core/timelin
 import { englishText } from '../../../../src/core/tree/localize';
 import { sessionHeadline } from '../../../../src/host/timeline/timelineHeadline';
 import { readNode } from '../../../../src/infra/timeline/kubeletPoller';
+import { parseTimelineSession } from '../../../../src/core/timeline/validate';
 import { recordedSession } from '../../../support/timelineSession';
 
 const PLEG_MESSAGE = 'PLEG is not healthy: pleg was last seen active 10m28.1s ago; threshold is 3m0s';
@@ -115,5 +116,36 @@ describe('timeline headline', () => {
     expect(headlineState(session).verdict).toBeNull();
     expect(sessionHeadline(session, true, englishText)).toEqual({ verdict: null, title: "Waiting for the node's Ready condition", when: 'now', message: '' });
     expect(sessionHeadline(session, false, englishText).title).toBe('The recording holds no Ready condition of the node');
+  });
+});
+
+describe('timeline headline of a node at risk (node-problem-detector\'s PLEGAtRisk)', () => {
+  // NPD wrote its prediction at 07:08:20; the session ends at 07:10:00 (100 s later).
+  const risk = { status: 'True' as const, reason: 'NotReadyPredicted', message: 'NotReady predicted in 2m57s: runtime-hung', lastTransitionTime: '2026-11-28T07:08:20Z', lastHeartbeatTime: '2026-11-28T07:08:20Z' };
+
+  it('Ready with PLEGAtRisk=True heads the panel with the tree row\'s words and NPD\'s message', () => {
+    const session = withReady([up(0)]);
+    session.atRisk = [{ atMs: 500_000, ...risk }];
+    expect(headlineState(session).verdict).toBe('pleg-at-risk');
+    expect(sessionHeadline(session, true, englishText)).toMatchObject({ verdict: 'pleg-at-risk', title: 'PLEG at risk · NotReady in ~1m17s', message: risk.message });
+    // A saved session keeps the lane; a malformed entry is refused by name.
+    expect(parseTimelineSession(JSON.parse(JSON.stringify(session))).ok).toBe(true);
+    const bad = parseTimelineSession({ ...JSON.parse(JSON.stringify(session)), atRisk: [{ atMs: 1, status: 'Maybe', reason: '', message: '' }] });
+    expect(bad.ok ? [] : bad.errors.join('; ')).toMatch(/atRisk\[0\]\.status/u);
+  });
+
+  it('the last entry counts: PLEGAtRisk back to False is Ready; the kubelet\'s NotReady wins over it', () => {
+    const cleared = withReady([up(0)]);
+    cleared.atRisk = [{ atMs: 500_000, ...risk }, { atMs: 590_000, status: 'False', reason: 'NoNotReadyPredicted', message: 'pleg-doctor predicts no PLEG NotReady' }];
+    expect(sessionHeadline(cleared, true, englishText)).toMatchObject({ verdict: 'ready', title: 'Ready' });
+    const down2 = withReady([up(0), down(590_000, PLEG_MESSAGE)]);
+    down2.atRisk = [{ atMs: 500_000, ...risk }];
+    expect(sessionHeadline(down2, true, englishText)).toMatchObject({ verdict: 'pleg', message: PLEG_MESSAGE });
+  });
+
+  it('the live feed reads PLEGAtRisk from the Node object it already has', () => {
+    const reading = readNode({ metadata: { name: 'n' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok' }, { type: 'PLEGAtRisk', ...risk }] } });
+    expect(reading.atRisk).toEqual(risk);
+    expect(readNode({ metadata: { name: 'n' }, status: { conditions: [] } }).atRisk).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { codeBlock, escapeMarkdown, inlineCode } from '../../../../src/core/tree
 import { nodeTooltipMarkdown } from '../../../../src/core/tree/nodeTooltip';
 import type { UnhealthyNode } from '../../../../src/core/tree/statusSummary';
 import { MAX_NAMED, summarizeStatus } from '../../../../src/core/tree/statusSummary';
-import { verdictIcon, verdictRank, verdictShortName, verdictToken } from '../../../../src/core/tree/verdictPresentation';
+import { isNotReady, isUnhealthy, verdictIcon, verdictRank, verdictShortName, verdictToken } from '../../../../src/core/tree/verdictPresentation';
 import { classification, minutesAgo, NOW, PLEG_MESSAGE } from '../../../support/nodeFixtures';
 
 const t = englishText;
@@ -28,13 +28,18 @@ describe('contextValue tokens', () => {
     expect(new Set(VERDICTS.map(verdictRank)).size).toBe(VERDICTS.length);
     expect(new Set(VERDICTS.map((v) => verdictShortName(v, t))).size).toBe(VERDICTS.length);
     expect(verdictRank('pleg')).toBe(0);
+    // At risk sorts with the unhealthy: after PLEG NotReady, ahead of the other NotReady verdicts and Ready.
+    expect(verdictRank('pleg-at-risk')).toBe(1);
+    expect(isUnhealthy('pleg-at-risk')).toBe(true);
+    expect(isNotReady('pleg-at-risk')).toBe(false);
+    expect(isNotReady('runtime-down')).toBe(true);
     expect(Math.max(...VERDICTS.map(verdictRank))).toBe(verdictRank('ready'));
     for (const v of VERDICTS) expect(verdictIcon(v).color).toMatch(/^charts\./);
   });
 });
 
 describe('status bar summary', () => {
-  const base = { contexts: 2, connecting: 0, failed: 0, total: 10, unhealthy: 0, pleg: 0 };
+  const base = { contexts: 2, connecting: 0, failed: 0, total: 10, unhealthy: 0, pleg: 0, atRisk: 0 };
   const nodes: UnhealthyNode[] = [
     { context: 'prod', name: 'n-07', verdict: 'pleg' },
     { context: 'prod', name: 'n-09', verdict: 'pleg' },
@@ -63,6 +68,15 @@ describe('status bar summary', () => {
       severity: 'none',
     });
     expect(summarizeStatus({ ...base, unhealthy: 1 }, t).text).toBe('$(pulse) 1 node NotReady, not PLEG');
+  });
+
+  it('counts the nodes at risk apart from the NotReady ones ("n at risk"), names them, and warns', () => {
+    const risky: UnhealthyNode[] = [{ context: 'prod', name: 'n-09', verdict: 'pleg-at-risk' }];
+    expect(summarizeStatus({ ...base, unhealthy: 1, atRisk: 1 }, t, risky)).toMatchObject({ text: '$(pulse) 1 node at risk (PLEG)', severity: 'warning' });
+    expect(summarizeStatus({ ...base, unhealthy: 2, atRisk: 2 }, t, [...risky, { context: 'prod', name: 'n-10', verdict: 'pleg-at-risk' }]).text).toBe('$(pulse) 2 nodes at risk (PLEG)');
+    const mixed = summarizeStatus({ ...base, unhealthy: 3, pleg: 1, atRisk: 1 }, t, [nodes[0] as UnhealthyNode, nodes[2] as UnhealthyNode, ...risky]);
+    expect(mixed.text).toBe('$(pulse) 2 nodes NotReady, 1 PLEG, 1 at risk');
+    expect(mixed.tooltip.split('\n').slice(0, 3)).toEqual(['PLEG not healthy: n-07 in prod', 'PLEG at risk (NotReady predicted): n-09 in prod', 'NotReady for other reasons: s-03 in stage (Runtime down)']);
   });
 
   it('is hidden without contexts and shows progress or failure before any node is known', () => {

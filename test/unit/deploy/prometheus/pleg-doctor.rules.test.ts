@@ -3,7 +3,7 @@
 // (test/support/faultWindowSeries.ts: a real kubelet 1.32 whose containerd was SIGSTOPped for 300 s):
 // PLEGNotReadyPredicted and KubeletPLEGStalled fire at least 60 s before the kubelet's 3-minute PLEG
 // threshold, stay silent before the freeze and clear after it, while the kubernetes-mixin's
-// KubeletPlegDurationHigh (written below from its public definition) stays silent through the window.
+// KubeletPlegDurationHigh (test/support/kubernetesMixin.ts, from its public definition) stays silent through the window.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,37 +12,10 @@ import { join, resolve } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { faultWindowSeries, type FaultWindow } from '../../../support/faultWindowSeries';
+import { MIXIN_RULES } from '../../../support/kubernetesMixin';
 
 const RULES = resolve(__dirname, '../../../../deploy/prometheus/pleg-doctor.rules.yaml');
 
-// kubernetes-monitoring/kubernetes-mixin: rules/kubelet.libsonnet (the recording rule, one per quantile;
-// 0.99 is the one the alert reads) and alerts/kubelet.libsonnet (KubeletPlegDurationHigh), with the
-// mixin's defaults kubeletSelector `job="kubelet"` and clusterLabel `cluster` filled in.
-const MIXIN_RULES = `groups:
-  - name: kubelet.rules
-    rules:
-      - record: node_quantile:kubelet_pleg_relist_duration_seconds:histogram_quantile
-        expr: |
-          histogram_quantile(
-            0.99,
-            sum(rate(kubelet_pleg_relist_duration_seconds_bucket{job="kubelet"}[5m])) by (cluster, instance, le)
-            * on(cluster, instance) group_left (node)
-            max by (cluster, instance, node) (kubelet_node_name{job="kubelet"})
-          )
-        labels:
-          quantile: "0.99"
-  - name: kubernetes-system-kubelet
-    rules:
-      - alert: KubeletPlegDurationHigh
-        expr: |
-          node_quantile:kubelet_pleg_relist_duration_seconds:histogram_quantile{quantile="0.99"} >= 10
-        for: 5m
-        labels:
-          severity: warning
-        annotations:
-          description: 'The Kubelet Pod Lifecycle Event Generator has a 99th percentile duration of {{ $value }} seconds on node {{ $labels.node }}.'
-          summary: 'Kubelet Pod Lifecycle Event Generator is taking too long to relist.'
-`;
 
 /** Go's humanizeDuration (prometheus/template), for the whole-second values these tests read. */
 function humanizeDuration(v: number): string {

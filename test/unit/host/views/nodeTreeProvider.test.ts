@@ -10,10 +10,10 @@ import type { ContextNodes, NodeEntry } from '../../../../src/core/tree/contextN
 import { silentLogger } from '../../../../src/core/util/logger';
 import { ClusterSession } from '../../../../src/host/cluster/clusterSession';
 import type { TreeElement } from '../../../../src/host/views/treeElements';
-import { NodeTreeProvider } from '../../../../src/host/views/nodeTreeProvider';
+import { HOVER_HOLD_MS, NodeTreeProvider } from '../../../../src/host/views/nodeTreeProvider';
 import type { ContextInfo, KubeGateway, NodeProxyResult, WatchState } from '../../../../src/infra/kube/gateway';
 import { FakeNodeSource } from '../../../support/fakeNodeSource';
-import { makeNode, minutesAgo } from '../../../support/nodeFixtures';
+import { atRiskCondition, makeNode, minutesAgo } from '../../../support/nodeFixtures';
 
 class FakeGateway implements KubeGateway {
   readonly watches = new Map<string, FakeNodeSource<WatchState>>();
@@ -134,6 +134,34 @@ describe('NodeTreeProvider', () => {
     provider.tickAges(new Date());
     expect(fired).toEqual([[rows[0]]]);
     expect(description(provider, rows[0]!)).toBe('PLEG · 4m');
+  });
+
+  it('redraws a node at risk every second its countdown moves, and nothing else', async () => {
+    const { gateway, provider, fired } = await setup();
+    const since = new Date(Date.now() - 10_000).toISOString();
+    gateway.watches.get('prod')!.list([makeNode('a', { status: 'False', since: minutesAgo(3.5) }), makeNode('r', { status: 'True' }, { conditions: [atRiskCondition('True', { since })] })]);
+    const [prod] = await children(provider);
+    const rows = await children(provider, prod);
+    expect(rows.map((r) => label(provider, r))).toEqual(['a', 'r']);
+    rows.forEach((r) => provider.getTreeItem(r));
+    expect(description(provider, rows[1]!)).toBe('PLEG at risk · NotReady in ~1m25s');
+    await vi.advanceTimersByTimeAsync(1000);
+    fired.length = 0;
+    provider.tickCountdowns(new Date());
+    expect(fired).toEqual([[rows[1]]]);
+    expect(description(provider, rows[1]!)).toBe('PLEG at risk · NotReady in ~1m24s');
+    fired.length = 0;
+    provider.tickCountdowns(new Date());
+    expect(fired).toEqual([]);
+    // Hovered (VS Code resolves its tooltip): spared for HOVER_HOLD_MS, since a redraw would close the hover.
+    await provider.resolveTreeItem(provider.getTreeItem(rows[1]!), rows[1]!, new vscode.CancellationTokenSource().token);
+    await vi.advanceTimersByTimeAsync(2000);
+    fired.length = 0;
+    provider.tickCountdowns(new Date());
+    expect(fired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(HOVER_HOLD_MS);
+    provider.tickCountdowns(new Date());
+    expect(fired).toEqual([[rows[1]]]);
   });
 
   it('filters healthy nodes and says so when none is left', async () => {

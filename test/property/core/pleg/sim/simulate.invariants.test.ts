@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { parseKlogLine } from '../../../../../src/core/parse/klog';
+import { parseStructuredBody } from '../../../../../src/core/parse/klogStructured';
+import { readLineGeneral } from '../../../../../src/core/parse/logReaderLine';
 import { parseScenario, type Scenario } from '../../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../../src/core/pleg/sim/simulate';
 import type { SimulationRun } from '../../../../../src/core/pleg/sim/simulationRun';
@@ -151,8 +152,10 @@ describe('simulator invariants', () => {
     }
     for (const l of t.logLines) {
       tally.hit('lines');
-      const r = parseKlogLine(l.line);
-      expect(r.structured).toBe(true);
+      // A klog header the reader places in time, then a structured body (`"msg" key=value…`).
+      const r = readLineGeneral(l.line);
+      expect(r.time).toBeDefined();
+      expect(parseStructuredBody(r.body.text)?.msg).toBe(r.body.msg);
     }
   }, 60_000);
 

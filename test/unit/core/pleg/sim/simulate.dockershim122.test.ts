@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseKlogText } from '../../../../../src/core/parse/klog';
 import { parseScenario } from '../../../../../src/core/pleg/sim/scenario';
 import { simulate } from '../../../../../src/core/pleg/sim/simulate';
 import { parseGoDurationNs } from '../../../../../src/core/util/goDuration';
+import { readLogLines } from '../../../../support/kubeletLogLines';
 
 const DIR = join(__dirname, '../../../../fixtures/k8s-1.22-fault');
 const DAY = '2026-11-28';
@@ -22,12 +22,12 @@ const ONE_BACKOFF_STEP_MS = 5_000;
 
 function realWindow(prefix: string) {
   const ready = readFileSync(join(DIR, `${prefix}ready.log`), 'utf8').split('\n');
-  const log = parseKlogText(readFileSync(join(DIR, `${prefix}kubelet-fault.log`), 'utf8'), { year: 2026 }).entries;
+  const log = readLogLines(readFileSync(join(DIR, `${prefix}kubelet-fault.log`), 'utf8'), 2026);
   const at = (re: RegExp): string => ready.find((l) => re.test(l))?.slice(0, 8) ?? 'x';
-  const ms = (pred: (msg: string, err: string) => boolean): number => log.find((e) => pred(e.record.msg, e.record.err ?? ''))?.epochMs ?? NaN;
+  const ms = (pred: (msg: string, err: string) => boolean): number => log.find((e) => pred(e.msg, e.err ?? ''))?.epochMs ?? NaN;
   const plegPoll = ready.find((l) => /^\d\d:\d\d:\d\d \+\d+s False.*PLEG is not healthy/u.test(l)) ?? '';
-  const firstPlegSkip = log.find((e) => e.record.msg === 'Skipping pod synchronization' && AGE.test(e.record.err ?? ''));
-  const firstAgeMs = goMs(AGE.exec(firstPlegSkip?.record.err ?? '')?.[1] ?? '0s');
+  const firstPlegSkip = log.find((e) => e.msg === 'Skipping pod synchronization' && AGE.test(e.err ?? ''));
+  const firstAgeMs = goMs(AGE.exec(firstPlegSkip?.err ?? '')?.[1] ?? '0s');
   const lastActiveMs = (firstPlegSkip?.epochMs ?? NaN) - firstAgeMs;
   return {
     sigstopMs: wall(at(/^\d\d:\d\d:\d\d \+0s SIGSTOP/u)),
@@ -37,7 +37,7 @@ function realWindow(prefix: string) {
     firstPlegSkipMs: firstPlegSkip?.epochMs ?? NaN,
     firstAgeMs,
     plegPostMs: lastActiveMs + goMs(AGE.exec(plegPoll)?.[1] ?? '0s'),
-    readyPostMs: log.find((e) => e.record.msg === 'Recording event message for node' && e.record.fields.some((f) => f.key === 'event' && f.value === 'NodeReady'))?.epochMs ?? NaN,
+    readyPostMs: log.find((e) => e.msg === 'Recording event message for node' && e.fields.get('event') === 'NodeReady')?.epochMs ?? NaN,
   };
 }
 
@@ -65,7 +65,7 @@ describe.each([
   );
   const epoch = (t: number): number => startEpochMs + t;
   const posts = timeline.nodeReady.map((p) => ({ ...p, atMs: epoch(p.atMs) })).filter((p) => p.atMs > real.sigstopMs);
-  const sim = parseKlogText(timeline.logLines.map((l) => l.line).join('\n'), { year: 2026 }).entries.filter((e) => (e.epochMs ?? 0) >= real.sigstopMs);
+  const sim = readLogLines(timeline.logLines.map((l) => l.line).join('\n'), 2026).filter((e) => (e.epochMs ?? 0) >= real.sigstopMs);
 
   it('the runtime-down post where the real kubelet made it (its first hung Version failure), within 1 s', () => {
     const down = posts.find((p) => p.status === 'False');
@@ -86,12 +86,12 @@ describe.each([
   });
 
   it('the first relist failure (GetPods on its deadline) and the first PLEG line', () => {
-    const relist = sim.find((e) => e.record.msg === 'GenericPLEG: Unable to retrieve pods');
+    const relist = sim.find((e) => e.msg === 'GenericPLEG: Unable to retrieve pods');
     // SIGSTOP is known to the second: the first failing relist started within a second of it.
     expect(Math.abs((relist?.epochMs ?? NaN) - real.firstRelistErrorMs)).toBeLessThan(1_500);
-    const plegSkip = sim.find((e) => e.record.msg === 'Skipping pod synchronization' && AGE.test(e.record.err ?? ''));
+    const plegSkip = sim.find((e) => e.msg === 'Skipping pod synchronization' && AGE.test(e.err ?? ''));
     expect(Math.abs((plegSkip?.epochMs ?? NaN) - real.firstPlegSkipMs)).toBeLessThan(ONE_BACKOFF_STEP_MS);
-    expect(Math.abs(goMs(AGE.exec(plegSkip?.record.err ?? '')?.[1] ?? '0s') - real.firstAgeMs)).toBeLessThan(ONE_BACKOFF_STEP_MS);
+    expect(Math.abs(goMs(AGE.exec(plegSkip?.err ?? '')?.[1] ?? '0s') - real.firstAgeMs)).toBeLessThan(ONE_BACKOFF_STEP_MS);
   });
 });
 
