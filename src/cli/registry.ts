@@ -65,8 +65,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/simulate')).simulateCommand,
   },
   snapshot: {
-    summary: 'Connect to a node over SSH and print one CRI snapshot with per-call timings',
-    load: async () => (await loadRemoteCommands()).snapshotCommand,
+    summary: 'Print one CRI snapshot of a node with per-call timings (over SSH, or through its agent: --node)',
+    load: async () => (await loadRemoteCommands()).snapshotCommand(),
   },
   timeline: {
     summary: 'Record a node\'s live PLEG timeline (model relists over SSH, kubelet metrics, Ready) to a session file',

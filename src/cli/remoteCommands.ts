@@ -6,11 +6,11 @@
 import { createKubeGateway } from '../infra/kube/createGateway';
 import { createDiagnoseCommand } from './commands/diagnose';
 import { createNodesCommand } from './commands/nodes';
-import { snapshotCommand } from './commands/snapshot';
+import { createSnapshotCommand } from './commands/snapshot';
 import { createTimelineCommand } from './commands/timeline';
 import type { CliCommand } from './io';
 
 export const diagnoseCommand = (): CliCommand => createDiagnoseCommand(createKubeGateway);
 export const nodesCommand = (): CliCommand => createNodesCommand(createKubeGateway);
 export const timelineCommand = (): CliCommand => createTimelineCommand(createKubeGateway);
-export { snapshotCommand };
+export const snapshotCommand = (): CliCommand => createSnapshotCommand(createKubeGateway);

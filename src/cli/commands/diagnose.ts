@@ -28,6 +28,8 @@ import { openSshPool, positiveInt, snapshotOnPool, SSH_OPTIONS, SSH_OPTIONS_HELP
 import type { SshArgs } from '../sshNodeAccess';
 import { stderrLogger } from '../stderrLogger';
 import { errorText } from '../../core/util/errorText';
+import { ACCESS_OPTIONS, ACCESS_OPTIONS_HELP, accessArgsFrom, chooseNodeAccess, DEBUG_POD_NOT_YET, type AccessArgs } from '../accessOption';
+import { nodeSideFromAgent } from './diagnoseAgent';
 
 export type DiagnoseGatewayFactory = KubeGatewayFactory;
 
@@ -65,7 +67,11 @@ ${CONTEXT_OPTION_HELP}  --evidence DIR           diagnose the evidence bundle in
                            most ${DEFAULT_LOG_MAX_BYTES / 1024 / 1024} MB, within --proxy-timeout, or --timeout over SSH)
   --verbose                log each source's outcome and time on stderr
 
-Node side (SSH, host key verified; same options as \`pleg-doctor snapshot\`):
+Node side: through the node's pleg-doctor-agent pod when one runs there (the CRI snapshot of its last
+diagnosis, with its age; read through the API server's pod port-forward: list pods and get, create on
+pods/portforward in its namespace), else over SSH with --ssh; --access picks the way.
+${ACCESS_OPTIONS_HELP}
+SSH (host key verified; same options as \`pleg-doctor snapshot\`):
   --ssh                    also take a CRI snapshot of the node over SSH
   --cri-socket PATH        instead, when run on the node itself: the snapshot from the runtime's socket
                            on this machine (each call bounded by --proxy-timeout; no SSH, no probes)
@@ -100,6 +106,7 @@ interface DiagnoseArgs {
   sshArgs: SshArgs;
   /** `--cri-socket`: the node side from the runtime's socket on this machine (diagnose run on the node). */
   criSocket?: string;
+  access: AccessArgs;
 }
 
 function nonNegativeInt(name: string, text: string, max: number): number {
@@ -133,12 +140,13 @@ const SPEC = {
     ssh: { type: 'boolean' },
     'cri-socket': { type: 'string' },
     ...SSH_OPTIONS,
+    ...ACCESS_OPTIONS,
   },
   positionalHint: 'use --node NAME',
 } as const;
 
 /** Options that reach a live cluster or node: meaningless with --evidence. */
-const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh', 'cri-socket'] as const;
+const LIVE_OPTIONS = ['context', 'node', 'save-evidence', 'kubeconfig', 'proxy-timeout', 'metrics-interval', 'log-window', 'no-node-proxy', 'ssh', 'cri-socket', 'access', 'agent-namespace'] as const;
 
 const FORMATS: Readonly<Record<string, ReportFormat>> = { text: 'text', md: 'markdown', markdown: 'markdown', json: 'json' };
 
@@ -178,10 +186,12 @@ export function parseDiagnoseArgs(argv: readonly string[]): DiagnoseArgs | Bundl
     verbose: values.verbose === true,
     ssh: values.ssh === true,
     sshArgs: sshArgsFrom('diagnose', values),
+    access: accessArgsFrom('diagnose', values),
   };
   if (values.node === undefined) throw new CliUsageError('diagnose: --node is required');
   const criSocket = values['cri-socket'];
   if (criSocket !== undefined && args.ssh) throw new CliUsageError('diagnose: --cri-socket (the runtime on this machine) and --ssh (the runtime on a remote node) exclude each other');
+  if (criSocket !== undefined && args.access.requested !== undefined) throw new CliUsageError('diagnose: --cri-socket reads the runtime on this machine, which is none of the --access ways: drop --access');
   // An SSH option without --ssh would silently do nothing: say so instead.
   const firstSsh = sshGiven[0];
   if (firstSsh !== undefined && !args.ssh) throw new CliUsageError(`diagnose: ${firstSsh} is a node-side option: add --ssh to reach the node over SSH`);
@@ -251,8 +261,14 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       const criSocket = args.criSocket;
       const host = sshArgs.host ?? sshHostOf(node, args.node);
       const raw: RawKubeletBodies = {};
+      const access = criSocket !== undefined ? undefined : await chooseNodeAccess('diagnose', { access: args.access, node: args.node, sshConfigured: args.ssh, cluster: { gateway, context } }, io, logger);
+      if (access?.way === 'debug-pod') {
+        io.stderr.write(`pleg-doctor: diagnose: ${DEBUG_POD_NOT_YET}\n`);
+        return 2;
+      }
+      const agent = access?.way === 'agent' ? access.connection : undefined;
       // One pool for the snapshot and the journal: one connection, one host-key check.
-      const ssh = args.ssh ? await openSshPool('diagnose', host, sshArgs, io, logger) : undefined;
+      const ssh = access?.way === 'ssh' ? await openSshPool('diagnose', host, sshArgs, io, logger) : undefined;
       let evidence: NodeEvidence;
       try {
         const kubeletLog: KubeletLogPlan | undefined =
@@ -274,7 +290,9 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
             ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
             : criSocket !== undefined
               ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await localNodeSnapshot(criSocket, { deadlineMs: args.proxyTimeoutMs, logger, signal })) }
-              : { nodeSideSkipReason: 'no --ssh or --cri-socket given' }),
+              : agent !== undefined
+                ? { nodeSide: (signal: AbortSignal) => nodeSideFromAgent(agent, signal, (text) => io.stderr.write(`pleg-doctor: diagnose: node side ${text}\n`)) }
+                : { nodeSideSkipReason: access?.why ?? 'no --ssh or --cri-socket given' }),
           ...(kubeletLog !== undefined ? { kubeletLog } : { kubeletLogSkipReason: '--log-window 0' }),
           logger,
           signal: io.signal,

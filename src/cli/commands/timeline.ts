@@ -26,10 +26,13 @@ import { hostKeyAdvice, openSshPool, SSH_OPTIONS, SSH_OPTIONS_HELP, sshArgsFrom,
 import { stderrLogger } from '../stderrLogger';
 import { sshHostOf } from './diagnose';
 import { withDeadline } from '../../core/util/deadlineSignal';
+import { wayLabel } from '../../core/nodeAccess/accessWay';
+import { ACCESS_OPTIONS, ACCESS_OPTIONS_HELP, accessArgsFrom, chooseNodeAccess, DEBUG_POD_NOT_YET, type AccessArgs } from '../accessOption';
+import { recordThroughAgent } from './timelineAgent';
 
 export type TimelineGatewayFactory = KubeGatewayFactory;
 
-export const TIMELINE_USAGE = `Usage: pleg-doctor timeline --node NAME [--context NAME] [--ssh [ssh options]] --for 10m --out FILE
+export const TIMELINE_USAGE = `Usage: pleg-doctor timeline --node NAME [--context NAME] [--access WAY] [--ssh [ssh options]] --for 10m --out FILE
        pleg-doctor timeline --from-metrics DIR --out FILE
 
 Records a node's live PLEG timeline as a session file (the format the editor's PLEG Timeline opens): with
@@ -38,7 +41,11 @@ CRI call timed, with the runtime request timeout as its deadline); through the k
 (--context, else its current-context) the kubelet's /metrics (through the API server's node proxy, needs
 get on nodes/proxy) and the node's Ready condition are polled. With --ssh --host, no --context and no
 --kubeconfig, a kubeconfig that sets no current-context (or none at all) records the runtime alone.
-Ctrl-C stops early and still writes what was recorded.
+When a pleg-doctor-agent pod runs on the node (deploy/kubernetes), the session is the agent's instead
+(the default, or --access agent): its model on the node's runtime, the kubelet's metrics and Ready as the
+agent records them (the last 15 min it keeps, then what follows for --for), read through the API
+server's pod port-forward (needs list pods and get, create on pods/portforward in its namespace; no SSH,
+no nodes/proxy). The session's "via" names the way. Ctrl-C stops early and still writes what was recorded.
 
 Options:
   --node NAME              the node (required for a live recording)
@@ -52,7 +59,7 @@ ${CONTEXT_OPTION_HELP}  --for DURATION           how long to record, e.g. 90s, 1
   --kubelet-version V      model this kubelet version (default: the node's, else 1.32)
   --evented                model the EventedPLEG feature gate (300 s / 10 min while evented)
   --out FILE               where the session JSON is written (required)
-  --from-metrics DIR       convert an evidence folder of saved /metrics scrapes (metrics-<phase>.txt timed by
+${ACCESS_OPTIONS_HELP}  --from-metrics DIR       convert an evidence folder of saved /metrics scrapes (metrics-<phase>.txt timed by
                            metrics-requests.txt) instead of recording
 
 On the node itself (no SSH):
@@ -70,6 +77,7 @@ no such context, no current-context unless --ssh --host alone); 130 interrupted 
 
 const OPTIONS = {
   ...SSH_OPTIONS,
+  ...ACCESS_OPTIONS,
   node: { type: 'string' },
   context: { type: 'string' },
   kubeconfig: { type: 'string', multiple: true },
@@ -100,6 +108,9 @@ export interface TimelineArgs {
   ssh: SshArgs | undefined;
   /** The runtime's socket on this machine (`--cri-socket`): no SSH. */
   criSocket?: string;
+  access: AccessArgs;
+  /** The model's options given on the command line: the agent's session has its own model, so they are refused there. */
+  modelOptions: string[];
 }
 
 const durationMs = (name: string, text: string, minMs: number): number => durationOption('timeline', name, text, minMs);
@@ -125,6 +136,8 @@ export function parseTimelineArgs(argv: readonly string[]): TimelineArgs | 'help
     evented: v.evented === true,
     out: v.out,
     ssh: v.ssh === true ? sshArgsFrom('timeline', v) : undefined,
+    access: accessArgsFrom('timeline', v),
+    modelOptions: (['period', 'threshold', 'runtime-request-timeout', 'kubelet-version', 'evented'] as const).filter((o) => v[o] !== undefined).map((o) => `--${o}`),
   };
   if (v['runtime-request-timeout'] !== undefined) args.runtimeRequestTimeoutMs = durationMs('runtime-request-timeout', v['runtime-request-timeout'], 100);
   if (v['kubelet-version'] !== undefined) {
@@ -137,6 +150,7 @@ export function parseTimelineArgs(argv: readonly string[]): TimelineArgs | 'help
     if (v['cri-socket'] === '') throw new CliUsageError('timeline: --cri-socket needs a socket path');
     if (args.ssh !== undefined) throw new CliUsageError('timeline: --cri-socket (the runtime on this machine) and --ssh (the runtime on a remote node) exclude each other');
     args.criSocket = v['cri-socket'];
+    if (args.access.requested !== undefined) throw new CliUsageError('timeline: --cri-socket reads the runtime on this machine, which is none of the --access ways: drop --access');
   }
   // As the panel: a session without a model has the kubelet's own threshold (kubeletOnlySettings); a
   // --threshold there would be ignored, so it is refused rather than silently dropped.
@@ -232,6 +246,29 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
       gateway.dispose();
       gateway = undefined;
     }
+    const access =
+      args.criSocket !== undefined
+        ? undefined
+        : await chooseNodeAccess('timeline', { access: args.access, node, sshConfigured: args.ssh !== undefined, ...(gateway !== undefined && context !== undefined ? { cluster: { gateway, context } } : {}) }, io, logger).catch((err: unknown) => {
+            gateway?.dispose();
+            throw err;
+          });
+    if (access?.way === 'debug-pod') {
+      gateway?.dispose();
+      io.stderr.write(`pleg-doctor: timeline: ${DEBUG_POD_NOT_YET}\n`);
+      return 2;
+    }
+    if (access?.way === 'agent') {
+      const given = args.modelOptions[0];
+      try {
+        if (given !== undefined) throw new CliUsageError(`timeline: ${given} sets the model here, but through the agent the session is the model the agent runs on the node, with its own settings: drop ${given}, or give --access ssh --ssh`);
+        const recorded = await recordThroughAgent(access.connection, context as string, withDeadline(io.signal, args.forMs), logger);
+        if (recorded === undefined) return 130;
+        return await finish(io, args.out, recorded);
+      } finally {
+        gateway?.dispose();
+      }
+    }
     const session = newTimelineSession({ node, ...(context !== undefined ? { context } : {}), source: 'live', startedAt: new Date(), settings });
     let pool: SshPool | undefined;
     const stop = withDeadline(io.signal, args.forMs);
@@ -241,6 +278,7 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
         let host = args.ssh.host;
         if (host === undefined && gateway !== undefined && context !== undefined) host = sshHostOf(await gateway.getNode(context, node, io.signal), node);
         const target = await sshTarget(host as string, args.ssh, io, logger);
+        session.via = wayLabel('ssh', host as string);
         pool = target.pool;
         connectCri = target.connectCri;
       } else if (args.criSocket !== undefined) {
@@ -267,10 +305,15 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
       pool?.dispose();
       gateway?.dispose();
     }
-    await writeSession(io, args.out, session);
-    const failed = session.relists.filter((r) => !r.ok).length;
-    io.stderr.write(`pleg-doctor: timeline: ${session.relists.length} relists (${failed} failed), ${session.kubelet.length} kubelet scrapes of ${node} written to ${args.out}\n`);
-    if (io.signal.aborted) return 130;
-    return session.relists.length + session.kubelet.length > 0 ? 0 : 1;
+    return finish(io, args.out, session);
   };
+}
+
+/** Writes the session and says what it holds; the exit code as the usage says. */
+async function finish(io: CliIo, out: string, session: TimelineSession): Promise<number> {
+  await writeSession(io, out, session);
+  const failed = session.relists.filter((r) => !r.ok).length;
+  io.stderr.write(`pleg-doctor: timeline: ${session.relists.length} relists (${failed} failed), ${session.kubelet.length} kubelet scrapes of ${session.node}${session.via !== undefined ? ` ${session.via}` : ''} written to ${out}\n`);
+  if (io.signal.aborted) return 130;
+  return session.relists.length + session.kubelet.length > 0 ? 0 : 1;
 }

@@ -205,6 +205,12 @@ export interface TimelineSession {
   node: string;
   context?: string;
   source: SessionSource;
+  /**
+   * How the node's side was reached, as ../nodeAccess/accessWay.ts wayLabel says it ("via agent pod
+   * pleg-doctor/pleg-doctor-agent-x7k2", "via SSH 10.0.0.5"); absent when no node side was read, and in
+   * recordings made before it existed.
+   */
+  via?: string;
   /** The node's kubelet version when known (e.g. "v1.26.15"). */
   kubeletVersion?: string;
   /** The node's nodeInfo.containerRuntimeVersion when known (e.g. "docker://20.10.24"): the node-status loop's shape. */

@@ -104,6 +104,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
   c.str(o, 'node', '');
   c.str(o, 'context', '', true);
   c.oneOf(o, 'source', '', SOURCES);
+  c.str(o, 'via', '', true);
   c.str(o, 'kubeletVersion', '', true);
   c.str(o, 'containerRuntimeVersion', '', true);
   if (typeof o['startedAt'] !== 'string' || !Number.isFinite(Date.parse(o['startedAt']))) c.fail('startedAt', 'an ISO 8601 instant', o['startedAt']);

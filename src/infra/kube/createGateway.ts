@@ -7,7 +7,7 @@ import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import { toClusterError } from './errors';
-import type { ClusterError, ContextInfo, KubeconfigSummary, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch } from './gateway';
+import type { ClusterError, ContextInfo, KubeconfigSummary, KubeGateway, NodeProxyOptions, NodeProxyResult, NodeWatch, PortForwardTarget } from './gateway';
 import { createKubeClient } from './kubeClient';
 import type { KubeClient } from './kubeClient';
 import { KubeConfigError, loadKubeconfigs, mergeKubeconfigs } from './kubeconfig';
@@ -15,6 +15,8 @@ import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
 import { nodeProxyGet } from './nodeProxy';
 import { createPodsApi } from './podsApi';
 import type { PodsApi } from './podsTypes';
+import { openPodPortForward } from '../nodeAccess/agent/portForward';
+import type { Duplex } from 'node:stream';
 import { slimNode } from './slimNode';
 import { DEFAULT_NODE_WATCH_OPTIONS, ReflectorNodeWatch } from './nodeWatch';
 import type { NodeWatchOptions } from './nodeWatch';
@@ -205,6 +207,16 @@ class Gateway implements KubeGateway {
 
   podsApi(context: string): PodsApi {
     return createPodsApi((what, signal, send) => this.request(context, what, signal, send));
+  }
+
+  async listPods(context: string, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]> {
+    const list = (await this.getJson(context, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, { ...selectors, limit: PAGE }, { verb: 'list', resource: 'pods' }, signal)) as { items?: unknown[] };
+    return list.items ?? [];
+  }
+
+  openPodPortForward(context: string, target: PortForwardTarget, options: { signal: AbortSignal; timeoutMs: number }): Promise<Duplex> {
+    // The WebSocket upgrade is a GET: RBAC checks `get` on pods/portforward (SPDY clients such as kubectl POST: `create`).
+    return this.request(context, { verb: 'get', resource: 'pods/portforward' }, options.signal, (client, o) => openPodPortForward(client, target, { signal: o.signal, timeoutMs: options.timeoutMs }));
   }
 
   dispose(): void {

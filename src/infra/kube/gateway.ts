@@ -4,6 +4,7 @@
 import type { KubeEvent, KubeNode } from '../../core/kube/objects';
 import type { Subscription, Listener } from '../../core/util/emitter';
 import type { PodsApi } from './podsTypes';
+import type { Duplex } from 'node:stream';
 
 export interface ContextInfo {
   name: string;
@@ -94,6 +95,13 @@ export interface KubeconfigSummary {
   currentContext?: string;
 }
 
+/** A pod's port to forward to through the API server (pods/portforward). */
+export interface PortForwardTarget {
+  namespace: string;
+  pod: string;
+  port: number;
+}
+
 export interface KubeGateway {
   /** Every context of every file in KUBECONFIG (or ~/.kube/config). Throws KubeConfigError on bad input. */
   listContexts(): ContextInfo[];
@@ -114,4 +122,11 @@ export interface KubeGateway {
   dispose(): void;
   /** Namespaced pod requests of the debug-pod way of node access (create, get, log, delete, list; a DaemonSet's image). */
   podsApi?(context: string): PodsApi;
+  /** Pods of one namespace by label and field selector (the JSON items, at most 500); rejects with KubeRequestError. */
+  listPods?(context: string, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]>;
+  /**
+   * One stream to a pod's port through the API server (`pods/portforward`, ../nodeAccess/agent/portForward.ts);
+   * `timeoutMs` bounds opening it. A refusal rejects with KubeRequestError (403 names the grant).
+   */
+  openPodPortForward?(context: string, target: PortForwardTarget, options: { signal: AbortSignal; timeoutMs: number }): Promise<Duplex>;
 }

@@ -78,6 +78,11 @@ export interface KubeClient {
   postJson?(path: string, body: string, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** DELETE with an optional DeleteOptions body; resolves with the answer's JSON, rejects with KubeHttpError. */
   deleteJson?(path: string, body: string | undefined, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
+  /**
+   * The TLS material and credential headers of this context (exec plugins run with `signal`), for a request
+   * the caller sends itself: the WebSocket upgrade of a pod port-forward (../nodeAccess/agent/portForward.ts).
+   */
+  requestOptions?(signal: AbortSignal): Promise<RequestOptions>;
 }
 
 function buildUrl(server: string, path: string, query: Query): URL {
@@ -156,6 +161,10 @@ class HttpKubeClient implements KubeClient {
     /** The API server answered 401: a cached plugin credential must not be sent again. */
     private readonly onUnauthorized?: () => void,
   ) {}
+
+  requestOptions(signal: AbortSignal): Promise<RequestOptions> {
+    return this.prepare(signal);
+  }
 
   private async open(url: URL, signal: AbortSignal, accept = 'application/json', payload?: Payload): Promise<IncomingMessage> {
     // Credential plugins (exec, OIDC refresh) run here: prepare() races them against this signal.

@@ -3,7 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { snapshotCommand } from '../../../src/cli/commands/snapshot';
+import { createSnapshotCommand } from '../../../src/cli/commands/snapshot';
+
+// --host alone never reads a kubeconfig: a gateway made here would be a regression.
+const snapshotCommand = createSnapshotCommand(() => {
+  throw new Error('snapshot --host must not open a cluster connection');
+});
 import { CliUsageError, type CliIo } from '../../../src/cli/io';
 import { removeScratch, scratchDir, stack } from './kit';
 import { timeoutSignal } from '../../../src/core/util/deadlineSignal';

@@ -21,8 +21,12 @@ describe('snapshot options', () => {
         '--transport', 'exec', '--sudo', '--probes', '--known-hosts', '/kh', '--accept-host-key', `SHA256:${'a'.repeat(43)}`, '--timeout', '3000',
       ]),
     ).toEqual({
-      host: 'n1', port: 2222, user: 'ops', identities: ['/k1', '/k2'], jump: 'b', socket: '/s', transport: 'exec', sudo: true, probes: true,
-      knownHosts: '/kh', acceptHostKeys: [`SHA256:${'a'.repeat(43)}`], timeoutMs: 3000,
+      ssh: {
+        host: 'n1', port: 2222, user: 'ops', identities: ['/k1', '/k2'], jump: 'b', socket: '/s', transport: 'exec', sudo: true, probes: true,
+        knownHosts: '/kh', acceptHostKeys: [`SHA256:${'a'.repeat(43)}`], timeoutMs: 3000,
+      },
+      kubeconfigs: [],
+      access: { agentNamespace: 'pleg-doctor' },
     });
     expect(parseSnapshotArgs(['--help'])).toBe('help');
   });
