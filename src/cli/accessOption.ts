@@ -57,6 +57,8 @@ export interface AccessLookup {
   access: AccessArgs;
   node: string;
   sshConfigured: boolean;
+  /** The ways this command can use (default all): a choice never suggests one it cannot. */
+  supports?: readonly AccessWay[];
   /** The cluster to look for the agent in; absent (SSH to a host alone): no agent is looked for. */
   cluster?: { gateway: KubeGateway; context: string };
 }
@@ -84,6 +86,8 @@ export async function chooseNodeAccess(command: string, lookup: AccessLookup, io
     ...(access.requested !== undefined ? { requested: access.requested } : {}),
     ...(agent !== undefined ? { agentPod: `${agent.pod.namespace}/${agent.pod.name}` } : {}),
     sshConfigured: lookup.sshConfigured,
+    // When choosing (not asked by name), only among the command's ways, so the "no way" message offers no other.
+    ...(access.requested === undefined && lookup.supports !== undefined ? { allowed: lookup.supports } : {}),
   });
   if (!choice.ok) {
     if (access.requested === 'ssh') throw new CliUsageError(`${command}: --access ssh needs the SSH options (--ssh, and --host unless the node's InternalIP is reachable)`);

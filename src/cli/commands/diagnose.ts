@@ -261,7 +261,7 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
       const criSocket = args.criSocket;
       const host = sshArgs.host ?? sshHostOf(node, args.node);
       const raw: RawKubeletBodies = {};
-      const access = criSocket !== undefined ? undefined : await chooseNodeAccess('diagnose', { access: args.access, node: args.node, sshConfigured: args.ssh, cluster: { gateway, context } }, io, logger);
+      const access = criSocket !== undefined ? undefined : await chooseNodeAccess('diagnose', { access: args.access, node: args.node, sshConfigured: args.ssh, supports: ['agent', 'ssh'], cluster: { gateway, context } }, io, logger);
       if (access?.way === 'debug-pod') {
         io.stderr.write(`pleg-doctor: diagnose: ${DEBUG_POD_NOT_YET}\n`);
         return 2;

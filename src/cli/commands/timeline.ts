@@ -249,7 +249,7 @@ export function createTimelineCommand(createGateway: TimelineGatewayFactory): Cl
     const access =
       args.criSocket !== undefined
         ? undefined
-        : await chooseNodeAccess('timeline', { access: args.access, node, sshConfigured: args.ssh !== undefined, ...(gateway !== undefined && context !== undefined ? { cluster: { gateway, context } } : {}) }, io, logger).catch((err: unknown) => {
+        : await chooseNodeAccess('timeline', { access: args.access, node, sshConfigured: args.ssh !== undefined, supports: ['agent', 'ssh'], ...(gateway !== undefined && context !== undefined ? { cluster: { gateway, context } } : {}) }, io, logger).catch((err: unknown) => {
             gateway?.dispose();
             throw err;
           });

@@ -50,6 +50,11 @@ describe('chooseNodeAccess', () => {
     expect((await chooseNodeAccess('diagnose', { access: { agentNamespace: 'pleg-doctor' }, node: 'n1', sshConfigured: true, cluster }, io(), silentLogger)).way).toBe('ssh');
     const none = await chooseNodeAccess('diagnose', { access: { agentNamespace: 'pleg-doctor' }, node: 'n1', sshConfigured: false, cluster }, io(), silentLogger);
     expect(none).toMatchObject({ way: 'none', why: expect.stringMatching(/^no way to reach the node's side/) });
+    expect(none.why).toMatch(/--access debug-pod/);
+    // A command without the debug pod (timeline, diagnose) does not offer it.
+    const noPod = await chooseNodeAccess('diagnose', { access: { agentNamespace: 'pleg-doctor' }, node: 'n1', sshConfigured: false, supports: ['agent', 'ssh'], cluster }, io(), silentLogger);
+    expect(noPod).toMatchObject({ way: 'none' });
+    expect(noPod.why).not.toMatch(/debug-pod/);
   });
 
   it('--access ssh or debug-pod does not list pods', async () => {
