@@ -178,15 +178,18 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
     c.bool(h, 'healthy', `${p}.`);
     c.str(h, 'message', `${p}.`, true);
   });
-  c.array(o, 'ready', '', (v, p) => {
+  // A Node condition as a lane entry: the Ready lane and (later) the PLEGAtRisk lane.
+  const condition = (v: unknown, p: string): Record<string, unknown> | null => {
     const r = c.object(v, p);
-    if (r === null) return;
+    if (r === null) return null;
     c.num(r, 'atMs', `${p}.`);
     c.oneOf(r, 'status', `${p}.`, READY);
     c.str(r, 'reason', `${p}.`);
     c.str(r, 'message', `${p}.`);
     c.str(r, 'lastTransitionTime', `${p}.`, true);
-  });
+    return r;
+  };
+  c.array(o, 'ready', '', (v, p) => void condition(v, p));
   c.array(o, 'kubelet', '', (v, p) => {
     const k = c.object(v, p);
     if (k === null) return;
@@ -231,14 +234,8 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
   }
   if (o['atRisk'] !== undefined) {
     c.array(o, 'atRisk', '', (v, p) => {
-      const r = c.object(v, p);
-      if (r === null) return;
-      c.num(r, 'atMs', `${p}.`);
-      c.oneOf(r, 'status', `${p}.`, READY);
-      c.str(r, 'reason', `${p}.`);
-      c.str(r, 'message', `${p}.`);
-      c.str(r, 'lastTransitionTime', `${p}.`, true);
-      c.str(r, 'lastHeartbeatTime', `${p}.`, true);
+      const r = condition(v, p);
+      if (r !== null) c.str(r, 'lastHeartbeatTime', `${p}.`, true);
     });
   }
   if (o['predictions'] !== undefined) {
