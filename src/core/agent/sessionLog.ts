@@ -74,5 +74,6 @@ export function trimSession(session: TimelineSession, cutoffMs: number): void {
   drop(session.predictions, (p) => p.atMs, false);
   drop(session.health, (h) => h.atMs, true);
   drop(session.ready, (r) => r.atMs, true);
+  drop(session.atRisk, (r) => r.atMs, true);
   drop(session.stalls, (s) => s.untilMs ?? Infinity, false);
 }

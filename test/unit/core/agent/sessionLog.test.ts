@@ -45,6 +45,12 @@ describe('SessionLog', () => {
     expect(log.session.health).toEqual([{ atMs: 0, healthy: true }]);
     expect(log.session.ready).toHaveLength(1);
     expect(log.since(first)).toMatchObject({ kind: 'gone' });
+    // PLEGAtRisk is a state lane too: its changes before the window go, the one in force then stays.
+    const risk = (atMs: number, status: 'True' | 'False') => ({ atMs, status, reason: status === 'True' ? 'NotReadyPredicted' : 'NoNotReadyPredicted', message: '' });
+    log.apply({ durationMs: 31_000, atRisk: [risk(31_000, 'True')] });
+    log.apply({ durationMs: 32_000, atRisk: [risk(32_000, 'False')] });
+    for (let t = 33_000; t <= 60_000; t += 1000) log.apply(relistAt(t));
+    expect(log.session.atRisk).toEqual([risk(32_000, 'False')]);
     const parsed = parseTimelineSession(JSON.parse(JSON.stringify(log.session)));
     expect(parsed.ok).toBe(true);
   });
