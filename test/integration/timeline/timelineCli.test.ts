@@ -35,7 +35,9 @@ describe('pleg-doctor timeline', () => {
   it('records relists with real latencies for --for and writes a valid session', async () => {
     const result = await run(argv('session.json', '2s'), timeoutSignal(60_000));
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/relists \(0 failed\), 0 kubelet scrapes of node-stack written to session\.json/u);
+    // No cluster: the way is SSH (the options given), said on stderr and kept in the session's `via`.
+    expect(result.stderr).toContain('node access via SSH (SSH to the node is configured)');
+    expect(result.stderr).toContain(`relists (0 failed), 0 kubelet scrapes of node-stack via SSH ${env.sshHost} written to session.json`);
     const parsed = parseTimelineSession(readFileSync(join(home, 'session.json'), 'utf8'));
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
     const { session } = parsed;
@@ -44,6 +46,7 @@ describe('pleg-doctor timeline', () => {
     expect(session.settings).toMatchObject({ relistPeriodMs: 300, thresholdMs: 5_000, runtimeRequestTimeoutMs: 2_000 });
     expect(session.lacks.join(' ')).toMatch(/no cluster connection/u);
     expect(session.health.at(-1)?.healthy).toBe(true);
+    expect(session.via).toBe(`via SSH ${env.sshHost}`);
   });
 
   it('an interrupt stops early, still writes the session, and exits 130', async () => {
