@@ -32,7 +32,15 @@ describe('hung shim (one containerd-shim-runc-v2 SIGSTOPped)', () => {
         expect(snapshot.containerStatuses.find((c) => c.id === pod.containerId)?.state).toBe('CONTAINER_RUNNING');
 
         const failed = snapshot.errors.map((e) => `${e.method}:${e.codeName}:${e.id ?? ''}`).sort();
-        expect(failed).toEqual([`ListContainerStats:DEADLINE_EXCEEDED:`, `PodSandboxStatus:DEADLINE_EXCEEDED:${pod.sandboxId}`].sort());
+        // containerd's tasks service skips a task whose Stats call fails (getTasksMetrics logs "collecting
+        // metrics for <id>" and continues), and the hung shim's Stats fails when the server's copy of our
+        // deadline expires, a moment before ours. So the whole-list call either times out here or answers
+        // just in time with the hung container listed without usage (toCRIContainerStats still lists every
+        // container, its metrics nil): both are containerd's, and neither shows the hung container's usage.
+        const statsTimedOut = failed.includes('ListContainerStats:DEADLINE_EXCEEDED:');
+        expect(failed).toEqual([...(statsTimedOut ? ['ListContainerStats:DEADLINE_EXCEEDED:'] : []), `PodSandboxStatus:DEADLINE_EXCEEDED:${pod.sandboxId}`].sort());
+        const hungStats = snapshot.stats?.find((s) => s.id === pod.containerId);
+        if (!statsTimedOut) expect(hungStats === undefined || (hungStats.cpuUsageCoreNanoSeconds === undefined && hungStats.memoryWorkingSetBytes === undefined), JSON.stringify(hungStats)).toBe(true);
         // The other pods' shims answer normally.
         expect(snapshot.sandboxStatuses.map((s) => s.id)).not.toContain(pod.sandboxId);
         expect(snapshot.sandboxStatuses).toHaveLength(snapshot.sandboxes.length - 1);

@@ -6,7 +6,10 @@
 // Prometheus' /api/v1/alerts and every change of the Node's PLEGAtRisk condition (a watch). While the Node
 // says PLEG: PLEGNotReadyPredicted and KubeletPLEGStalled firing and PLEGAtRisk=True each came at least
 // 60 s before the kubelet's "PLEG is not healthy" post reached the API server (the window's `posts`), and
-// the mixin's KubeletPlegDurationHigh never went pending. After SIGCONT: all clear within ALL_CLEAR_S.
+// the mixin's KubeletPlegDurationHigh was neither pending nor firing. After SIGCONT: all clear within
+// ALL_CLEAR_S, and the mixin's alert at most pending: the hung relist ends at the thaw and its 3-minute
+// duration enters the histogram, which over a 5-minute window with few other relists can put the p99 over
+// 10 s (CI saw it pending 1 of 5 runs); its `for: 5m` keeps it from firing within the window.
 // The lead times are printed and written to test-results/realk8s-<kit>-alert-lead-times.json.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -56,6 +59,8 @@ export interface LeadTimes {
   mixin: string;
   /** Seconds from SIGCONT to each signal's all clear (set after recovery). */
   clearAfterThawS?: Record<string, number>;
+  /** What the mixin's alert did after SIGCONT (set after recovery). */
+  mixinAfterThaw?: string;
 }
 
 function secondsBetween(a: number, b: number): number {
@@ -150,7 +155,7 @@ export function alertLeadTimeChecks(dir: string): { checks: KitWindowChecks; cle
         plegPostAt: new Date(pleg.atMs).toISOString(),
         leadS: {},
         afterFreezeS: {},
-        mixin: mixin.length === 0 ? 'never pending or firing' : JSON.stringify(mixin),
+        mixin: mixin.length === 0 ? 'neither pending nor firing before the post' : JSON.stringify(mixin),
       };
       const lines: string[] = [];
       for (const [name, atMs] of Object.entries(signals)) {
@@ -188,9 +193,14 @@ export function alertLeadTimeChecks(dir: string): { checks: KitWindowChecks; cle
       clearAt['PLEGAtRisk=False'] = conditions.find((c) => c.atMs > thawAt && c.status === 'False')?.atMs ?? NaN;
       const clearAfterThawS = Object.fromEntries(Object.entries(clearAt).map(([k, v]) => [k, secondsBetween(thawAt, v)]));
       console.log(`all clear after SIGCONT on the real kubelet ${w.cluster.kit}: ${Object.entries(clearAfterThawS).map(([k, v]) => `${k} ${v} s`).join(', ')}`);
-      if (leadTimes !== undefined) writeLeadTimes({ ...leadTimes, clearAfterThawS });
+      const mixin = alerts.filter((a) => a.alertname === MIXIN_ALERT);
+      const pending = mixin.find((a) => a.state === 'pending');
+      const mixinAfterThaw = pending === undefined ? 'silent' : `pending ${secondsBetween(thawAt, pending.atMs)} s after SIGCONT (the hung relist's duration observed at last)`;
+      console.log(`${MIXIN_ALERT} after SIGCONT: ${mixinAfterThaw}`);
+      if (leadTimes !== undefined) writeLeadTimes({ ...leadTimes, clearAfterThawS, mixinAfterThaw });
       for (const [name, s] of Object.entries(clearAfterThawS)) expect(s, name).toBeLessThanOrEqual(ALL_CLEAR_S);
-      expect(alerts.filter((a) => a.alertname === MIXIN_ALERT)).toEqual([]);
+      // Never firing, and pending only after the thaw (before it, whilePleg held it silent).
+      expect(mixin.filter((a) => a.state === 'firing' || a.atMs <= thawAt)).toEqual([]);
       expect(pollErrors).toEqual([]);
       await cleanup(w);
     },
