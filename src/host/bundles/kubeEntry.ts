@@ -6,3 +6,4 @@ export { createKubeGateway } from '../../infra/kube/createGateway';
 export { diagnoseNode } from '../diagnostics/diagnoseNodeCommand';
 export { diagnoseAllNotReady } from '../diagnostics/diagnoseAllCommand';
 export { exportEvidenceBundle } from '../diagnostics/exportBundleCommand';
+export { chooseEditorAccess } from '../nodeAccess/chooseEditorAccess';

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { validateNodeAccessConfig, type NodeAccessConfig, type NodeAccessSettingsProblem } from '../../infra/ssh/nodeAccessSettings';
+import { parseAccessWaySettings, type AccessWaySettings } from '../../core/nodeAccess/accessWaySettings';
 
 export const SECTION = 'plegDoctor';
 
@@ -24,6 +25,14 @@ export const NodeAccessKeys = {
   callTimeoutMs: 'callTimeoutMs',
   probes: 'probes',
   useSshAgent: 'useSshAgent',
+} as const;
+
+/** The node access settings that are not SSH's, also under `plegDoctor.nodeAccess`. */
+export const AccessWayKeys = {
+  ways: 'ways',
+  agentNamespace: 'agentNamespace',
+  debugPodNamespace: 'debugPod.namespace',
+  debugPodImage: 'debugPod.image',
 } as const;
 
 function stringList(value: unknown): string[] {
@@ -68,4 +77,15 @@ export function readNodeAccessConfig(): { config: NodeAccessConfig; problems: No
   const raw: Record<string, unknown> = {};
   for (const key of Object.values(NodeAccessKeys)) raw[key] = config.get<unknown>(key);
   return validateNodeAccessConfig(raw);
+}
+
+/** plegDoctor.nodeAccess.{ways,agentNamespace,debugPod.*}: which ways reach a node's side, and where. */
+export function readAccessWaySettings(): { settings: AccessWaySettings; problems: string[] } {
+  const config = vscode.workspace.getConfiguration(NODE_ACCESS_SECTION);
+  return parseAccessWaySettings({
+    ways: config.get<unknown>(AccessWayKeys.ways),
+    agentNamespace: config.get<unknown>(AccessWayKeys.agentNamespace),
+    debugPodNamespace: config.get<unknown>(AccessWayKeys.debugPodNamespace),
+    debugPodImage: config.get<unknown>(AccessWayKeys.debugPodImage),
+  });
 }
