@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NODE_ACCESS_SECTION, NodeAccessKeys } from '../../src/host/config/settings';
+import { AccessWayKeys, NODE_ACCESS_SECTION, NodeAccessKeys } from '../../src/host/config/settings';
 import { DIAGNOSTICS_SECTION, DiagnosticsKeys } from '../../src/host/diagnostics/diagnosticsSettings';
 import { TIMELINE_SECTION, TimelineKeys } from '../../src/host/timeline/liveSource';
 import { CommandIds } from '../../src/shared/commandIds';
@@ -106,6 +106,7 @@ describe('manifest conventions', () => {
         'plegDoctor.kubeconfig',
         'plegDoctor.showOnlyUnhealthy',
         ...Object.values(NodeAccessKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
+        ...Object.values(AccessWayKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
         ...Object.values(DiagnosticsKeys).map((k) => `${DIAGNOSTICS_SECTION}.${k}`),
         ...Object.values(TimelineKeys).map((k) => `${TIMELINE_SECTION}.${k}`),
       ].sort(),
@@ -116,8 +117,9 @@ describe('manifest conventions', () => {
       expect(p.markdownDescription, key).toMatch(/^%[\w.]+%$/);
     }
     expect(props['plegDoctor.kubeconfig']!.scope).toBe('machine');
-    // Anything that says where to connect, with which key or config, may not come from a workspace.
-    for (const key of ['clusters', 'identityFiles', 'sshConfigFile', 'criEndpoint', 'useSshAgent']) {
+    // Anything that says where to connect, with which key or config, or what runs privileged on a node, may
+    // not come from a workspace.
+    for (const key of ['clusters', 'identityFiles', 'sshConfigFile', 'criEndpoint', 'useSshAgent', 'debugPod.image']) {
       expect(props[`plegDoctor.nodeAccess.${key}`]!.scope, key).toBe('machine');
     }
   });
