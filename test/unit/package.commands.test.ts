@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NODE_ACCESS_SECTION, NodeAccessKeys } from '../../src/host/config/settings';
+import { AccessWayKeys, NODE_ACCESS_SECTION, NodeAccessKeys } from '../../src/host/config/settings';
 import { DIAGNOSTICS_SECTION, DiagnosticsKeys } from '../../src/host/diagnostics/diagnosticsSettings';
 import { TIMELINE_SECTION, TimelineKeys } from '../../src/host/timeline/liveSource';
 import { CommandIds } from '../../src/shared/commandIds';
@@ -106,6 +106,7 @@ describe('manifest conventions', () => {
         'plegDoctor.kubeconfig',
         'plegDoctor.showOnlyUnhealthy',
         ...Object.values(NodeAccessKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
+        ...Object.values(AccessWayKeys).map((k) => `${NODE_ACCESS_SECTION}.${k}`),
         ...Object.values(DiagnosticsKeys).map((k) => `${DIAGNOSTICS_SECTION}.${k}`),
         ...Object.values(TimelineKeys).map((k) => `${TIMELINE_SECTION}.${k}`),
       ].sort(),
