@@ -46,7 +46,7 @@ export interface DiagnoseNodeDeps {
 export type Outcome = { kind: 'done'; evidence: NodeEvidence } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown };
 
 
-type NodeSidePlan = { nodeSide: (signal: AbortSignal) => Promise<NodeSideEvidence>; viaSsh: boolean } | { nodeSideSkipReason: string };
+export type NodeSidePlan = { nodeSide: (signal: AbortSignal) => Promise<NodeSideEvidence>; viaSsh: boolean } | { nodeSideSkipReason: string };
 
 /** Today's node side over SSH (the settings decide whether it runs); `reachedBy` names the host. */
 function sshNodeSide(entry: NodeEntry, deps: DiagnoseNodeDeps, report: (message: string) => void): (signal: AbortSignal) => Promise<NodeSideEvidence> {
@@ -77,7 +77,7 @@ function sshNodeSide(entry: NodeEntry, deps: DiagnoseNodeDeps, report: (message:
  * chose (Diagnose Node); without one (Export Evidence Bundle), SSH as the diagnostics settings decide.
  * Errors the node side throws become the source's `failed` status.
  */
-function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, access: ResolvedAccess | undefined, report: (message: string) => void): NodeSidePlan {
+export function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, access: ResolvedAccess | undefined, report: (message: string) => void): NodeSidePlan {
   if (access === undefined) {
     const settings = readNodeAccessConfig();
     const configured = settings.config.clusters.clusters[entry.context] !== undefined || settings.problems.some((p) => p.context === entry.context);
