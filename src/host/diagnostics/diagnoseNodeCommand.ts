@@ -73,16 +73,15 @@ function sshNodeSide(entry: NodeEntry, deps: DiagnoseNodeDeps, report: (message:
 }
 
 /**
- * The node side as collectNodeEvidence wants it, or why it is skipped, through the way resolveNodeAccess
- * chose (Diagnose Node); without one (Export Evidence Bundle), SSH as the diagnostics settings decide.
+ * The node side as collectNodeEvidence wants it, or why it is skipped, through the way diagnosisAccess
+ * chose (none when the node side is "never").
  * Errors the node side throws become the source's `failed` status.
  */
 export function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, access: ResolvedAccess | undefined, report: (message: string) => void): NodeSidePlan {
   if (access === undefined) {
-    const settings = readNodeAccessConfig();
-    const configured = settings.config.clusters.clusters[entry.context] !== undefined || settings.problems.some((p) => p.context === entry.context);
-    const decision = decideNodeSide(config.nodeSide, entry.context, configured);
-    return decision.run ? { nodeSide: sshNodeSide(entry, deps, report), viaSsh: true } : { nodeSideSkipReason: decision.reason };
+    // diagnosisAccess looks for no way only when the node side is "never": the setting is the reason.
+    const decision = decideNodeSide(config.nodeSide, entry.context, false);
+    return { nodeSideSkipReason: decision.run ? 'no way to the node was chosen' : decision.reason };
   }
   switch (access.way) {
     case 'ssh':
@@ -132,6 +131,22 @@ export function planKubeletLog(entry: NodeEntry, config: DiagnosticsConfig, deps
     return outcome;
   };
   return plan;
+}
+
+/**
+ * The way to the node's side for a diagnosis (Diagnose Node, Export Evidence Bundle), chosen before the
+ * collection starts: a debug pod is asked for in a modal first. Undefined when the node side is "never".
+ */
+export async function diagnosisAccess(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps): Promise<ResolvedAccess | undefined> {
+  if (config.nodeSide === 'never') return undefined;
+  return resolveNodeAccess(entry, {
+    session: deps.session,
+    logger: deps.logger,
+    purpose: 'diagnosis',
+    title: t('Diagnosing {0}', entry.name),
+    supports: ['agent', 'ssh', 'debug-pod'],
+    sshWithoutEntry: config.nodeSide === 'always',
+  });
 }
 
 /** Collects one node's evidence under a cancellable progress notification (also used by Export Evidence Bundle). */
@@ -245,14 +260,10 @@ export async function diagnoseNode(element: TreeElement | undefined, deps: Diagn
     `diagnosis of node ${node}: node proxy ${config.useNodeProxy ? 'on' : 'off'}, proxy timeout ${config.proxyTimeoutMs} ms, metrics interval ${config.metricsIntervalMs} ms, node side ${config.nodeSide}`,
   );
 
-  // The way to the node first (a debug pod is asked for in a modal before the collection starts).
-  let access: ResolvedAccess | undefined;
-  if (config.nodeSide !== 'never') {
-    access = await resolveNodeAccess(entry, { session: deps.session, logger, purpose: 'diagnosis', title: t('Diagnosing {0}', node), supports: ['agent', 'ssh', 'debug-pod'], sshWithoutEntry: config.nodeSide === 'always' });
-    if (access.way === 'cancelled') {
-      void vscode.window.showInformationMessage(t('Diagnosis of {0} cancelled', node));
-      return;
-    }
+  const access = await diagnosisAccess(entry, config, deps);
+  if (access?.way === 'cancelled') {
+    void vscode.window.showInformationMessage(t('Diagnosis of {0} cancelled', node));
+    return;
   }
   const outcome = await collect(entry, config, deps, undefined, access);
   if (outcome.kind === 'cancelled') {
