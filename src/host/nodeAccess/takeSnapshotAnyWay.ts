@@ -16,6 +16,8 @@ import { t } from '../l10n';
 import type { TreeElement } from '../views/treeElements';
 import { resolveNodeAccess, showNoAccess, snapshotThroughDebugPod, type ResolvedAccess } from './editorNodeAccess';
 import type { NodeAccessRuntime } from './nodeAccessRuntime';
+import { isDemoContext } from './demoContext';
+import { demoNodeNote } from './snapshotFailure';
 import { pickNode } from './nodePicker';
 import type { SnapshotDocumentInput } from './snapshotDocument';
 import { showSnapshot, type SnapshotDocuments } from './snapshotDocuments';
@@ -75,9 +77,12 @@ export async function takeCriSnapshotAnyWay(element: TreeElement | undefined, de
     case 'cancelled':
     case 'declined':
       return;
-    case 'none':
-      await showNoAccess(node, access.why);
+    case 'none': {
+      // The demo's nodes are made up: no agent, no SSH, no pod can run there; say so rather than leave the user to wonder.
+      const demo = isDemoContext(deps.session, entry.context, logger) ? ` ${demoNodeNote(t)}` : '';
+      await showNoAccess(node, `${access.why}.${demo}`);
       return;
+    }
     case 'ssh': {
       const loaded = await deps.nodeAccess.load();
       await loaded.take(entry, { session: deps.session, pools: loaded.pools, documents: deps.documents, logger, ownKnownHosts: deps.nodeAccess.ownKnownHosts });
