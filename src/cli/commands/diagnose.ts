@@ -30,6 +30,7 @@ import { stderrLogger } from '../stderrLogger';
 import { errorText } from '../../core/util/errorText';
 import { ACCESS_OPTIONS, ACCESS_OPTIONS_HELP, accessArgsFrom, chooseNodeAccess, DEBUG_POD_NOT_YET, type AccessArgs } from '../accessOption';
 import { nodeSideFromAgent } from './diagnoseAgent';
+import { wayLabel } from '../../core/nodeAccess/accessWay';
 
 export type DiagnoseGatewayFactory = KubeGatewayFactory;
 
@@ -287,7 +288,12 @@ export function createDiagnoseCommand(createGateway: DiagnoseGatewayFactory): Cl
           ...evidenceTarget(gateway, context, node, args),
           nodeProxyOffReason: '--no-node-proxy was given',
           ...(ssh !== undefined
-            ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal)) }
+            ? {
+                nodeSide: async (signal: AbortSignal) => {
+                  const report = await snapshotOnPool('diagnose', ssh.pool, ssh.plan, sshArgs, io, logger, signal);
+                  return nodeSideEvidence(report, wayLabel('ssh', report.host));
+                },
+              }
             : criSocket !== undefined
               ? { nodeSide: async (signal: AbortSignal) => nodeSideEvidence(await localNodeSnapshot(criSocket, { deadlineMs: args.proxyTimeoutMs, logger, signal })) }
               : agent !== undefined

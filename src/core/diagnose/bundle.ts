@@ -216,6 +216,9 @@ export function evidenceFromBundle(files: BundleFiles, fallbackTime: string, mti
       connectMs: manifest?.nodeSide?.connectMs ?? 0,
       snapshot: { findings: [], timings: [], sandboxStatuses: [], containerStatuses: [], ...snapshot } as unknown as CriSnapshot,
     };
+    // The way it came by (an agent's snapshot with its age) stays named when the bundle is judged again.
+    const reachedBy = manifest?.nodeSide?.reachedBy;
+    if (typeof reachedBy === 'string') value.reachedBy = reachedBy;
     if (files.probes !== undefined) {
       const probes = parseJson(BUNDLE_FILES.probes, files.probes);
       if (!isObject(probes)) throw new EvidenceBundleError(`${BUNDLE_FILES.probes} is not a probe report object`);

@@ -29,6 +29,8 @@ export type Fetched<T> =
 export interface NodeSideEvidence {
   host: string;
   transport: { kind: string; endpoint: string; reason: string };
+  /** The way it came by, as wayLabel names it ("via agent pod NS/NAME, taken 1m10s ago"); absent in older evidence. */
+  reachedBy?: string;
   connectMs: number;
   snapshot: CriSnapshot;
   probes?: NodeProbeReport;

@@ -72,6 +72,8 @@ export function sourceReports(evidence: NodeEvidence): SourceReport[] {
     const ms = 'ms' in f ? finiteMs(f.ms) : undefined;
     if (ms !== undefined) report.ms = ms;
     if (f.status !== 'ok') report.detail = missingNote(evidence, source).replace(/^[^:]+: /u, '');
+    // The node side names the way it came by (an agent's snapshot says how old it is): never read as taken now.
+    else if (source === 'nodeSide' && evidence.nodeSide.status === 'ok' && evidence.nodeSide.value.reachedBy !== undefined) report.detail = evidence.nodeSide.value.reachedBy;
     return report;
   });
 }

@@ -43,6 +43,8 @@ export interface SnapshotAge {
   ageMs: number;
   /** "taken 1m10s ago by the agent". */
   text: string;
+  /** "taken 1m10s ago": for a label that already names the agent pod. */
+  ago: string;
 }
 
 /**
@@ -54,6 +56,10 @@ export function snapshotAge(collectedAt: string, nowMs: number): SnapshotAge {
   const at = Date.parse(collectedAt);
   if (!Number.isFinite(at)) throw new Error(`the agent's diagnosis has no readable collectedAt (${JSON.stringify(collectedAt)})`);
   const ageMs = nowMs - at;
-  if (ageMs < 0) return { ageMs: 0, text: `taken just now by the agent (its clock is ${formatGoDurationMs(Math.ceil(-ageMs / 1000) * 1000)} ahead of this one)` };
-  return { ageMs, text: `taken ${formatGoDurationMs(Math.floor(ageMs / 1000) * 1000)} ago by the agent` };
+  if (ageMs < 0) {
+    const skew = `its clock is ${formatGoDurationMs(Math.ceil(-ageMs / 1000) * 1000)} ahead of this one`;
+    return { ageMs: 0, text: `taken just now by the agent (${skew})`, ago: `taken just now (${skew})` };
+  }
+  const ago = `taken ${formatGoDurationMs(Math.floor(ageMs / 1000) * 1000)} ago`;
+  return { ageMs, text: `${ago} by the agent`, ago };
 }

@@ -1,5 +1,6 @@
 // "Diagnose Node": node row (or quick pick) → evidence from the API server, the kubelet through the node
-// proxy and, when allowed, the node over SSH; the kubelet's log over the same SSH access or its NodeLogQuery
+// proxy and, when allowed, the node through its way (the agent's last snapshot, SSH, or a debug pod the
+// user confirmed: the snapshot only); the kubelet's log over the same SSH access or its NodeLogQuery
 // (collectNodeEvidence, cancellable progress) → the pure
 // checks (diagnose) → a Markdown report document with its preview, and a notification with the headline.
 // Nothing here changes the cluster or the node: remediation is text in the report.
@@ -14,6 +15,8 @@ import type { Logger } from '../../core/util/logger';
 import { collectNodeEvidence, evidenceTarget, type CollectEvidenceOptions, type EvidenceStage } from '../../infra/diagnose/collectEvidence';
 import { defaultKubeletLogPlan, type KubeletLogPlan } from '../../infra/diagnose/collectKubeletLog';
 import { nodeSideEvidence } from '../../infra/diagnose/nodeSideEvidence';
+import { agentNodeSideEvidence, readAgentSnapshot } from '../../infra/nodeAccess/agent/agentSnapshot';
+import { wayLabel } from '../../core/nodeAccess/accessWay';
 import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
@@ -22,6 +25,7 @@ import { loadNodeAccessBundle } from '../bundles/loader';
 import { t } from '../l10n';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import { pickNode } from '../nodeAccess/nodePicker';
+import { resolveNodeAccess, snapshotThroughDebugPod, type ResolvedAccess } from '../nodeAccess/editorNodeAccess';
 import type { DiagnosisResults } from '../views/diagnosisChildren';
 import type { TreeElement } from '../views/treeElements';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
@@ -42,33 +46,72 @@ export interface DiagnoseNodeDeps {
 export type Outcome = { kind: 'done'; evidence: NodeEvidence } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown };
 
 
-/** The node side as collectNodeEvidence wants it, or why it is skipped. Errors it throws become the source's `failed` status. */
-function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, report: (message: string) => void): { nodeSide: (signal: AbortSignal) => Promise<NodeSideEvidence> } | { nodeSideSkipReason: string } {
-  const access = readNodeAccessConfig();
-  const configured = access.config.clusters.clusters[entry.context] !== undefined || access.problems.some((p) => p.context === entry.context);
-  const decision = decideNodeSide(config.nodeSide, entry.context, configured);
-  if (!decision.run) return { nodeSideSkipReason: decision.reason };
-  return {
-    nodeSide: async (signal) => {
-      // A mistyped host or port must not send the connection elsewhere: the node side fails instead.
-      const blocking = problemsBlocking(access.problems, entry.context, entry.name);
-      if (blocking.length > 0) throw new Error(`the node access settings have problems: ${blocking.map((p) => p.message).join('; ')}`);
-      const loaded = await deps.nodeAccess.load();
-      const result = await loaded.run(
-        loaded.pools,
-        {
-          entry,
-          config: access.config,
-          probes: true,
-          signal,
-          purpose: 'diagnosis',
-          onStage: (stage, host) => report(`${diagnosisStageMessage('node', t)} ${loaded.stageMessage(stage, host)}`),
-        },
-        deps.logger,
-      );
-      return nodeSideEvidence(result.report);
-    },
+export type NodeSidePlan = { nodeSide: (signal: AbortSignal) => Promise<NodeSideEvidence>; viaSsh: boolean } | { nodeSideSkipReason: string };
+
+/** Today's node side over SSH (the settings decide whether it runs); `reachedBy` names the host. */
+function sshNodeSide(entry: NodeEntry, deps: DiagnoseNodeDeps, report: (message: string) => void): (signal: AbortSignal) => Promise<NodeSideEvidence> {
+  return async (signal) => {
+    const access = readNodeAccessConfig();
+    // A mistyped host or port must not send the connection elsewhere: the node side fails instead.
+    const blocking = problemsBlocking(access.problems, entry.context, entry.name);
+    if (blocking.length > 0) throw new Error(`the node access settings have problems: ${blocking.map((p) => p.message).join('; ')}`);
+    const loaded = await deps.nodeAccess.load();
+    const result = await loaded.run(
+      loaded.pools,
+      {
+        entry,
+        config: access.config,
+        probes: true,
+        signal,
+        purpose: 'diagnosis',
+        onStage: (stage, host) => report(`${diagnosisStageMessage('node', t)} ${loaded.stageMessage(stage, host)}`),
+      },
+      deps.logger,
+    );
+    return nodeSideEvidence(result.report, wayLabel('ssh', result.report.host));
   };
+}
+
+/**
+ * The node side as collectNodeEvidence wants it, or why it is skipped, through the way diagnosisAccess
+ * chose (none when the node side is "never").
+ * Errors the node side throws become the source's `failed` status.
+ */
+export function planNodeSide(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, access: ResolvedAccess | undefined, report: (message: string) => void): NodeSidePlan {
+  if (access === undefined) {
+    // diagnosisAccess looks for no way only when the node side is "never": the setting is the reason.
+    const decision = decideNodeSide(config.nodeSide, entry.context, false);
+    return { nodeSideSkipReason: decision.run ? 'no way to the node was chosen' : decision.reason };
+  }
+  switch (access.way) {
+    case 'ssh':
+      return { nodeSide: sshNodeSide(entry, deps, report), viaSsh: true };
+    case 'agent':
+      return {
+        nodeSide: async (signal) => {
+          report(`${diagnosisStageMessage('node', t)} ${t("Reading the agent's last snapshot…")}`);
+          const taken = await readAgentSnapshot(access.connection, signal);
+          deps.logger.info(`diagnosis of node ${entry.name}: node side ${taken.label} (${taken.collectedAt})`);
+          return agentNodeSideEvidence(taken, access.connection);
+        },
+        viaSsh: false,
+      };
+    case 'debug-pod':
+      return {
+        nodeSide: async (signal) => {
+          report(`${diagnosisStageMessage('node', t)} ${t('Running the debug pod…')}`);
+          const { access: pod, ...taken } = await snapshotThroughDebugPod(access, signal, deps.logger);
+          // The pod has no hostPID (core/nodeAccess/debugPodSpec.ts): it reads the CRI socket, not the node's processes.
+          return nodeSideEvidence(taken, `${pod.label}: the CRI snapshot only, no probes (the debug pod has no hostPID)`);
+        },
+        viaSsh: false,
+      };
+    case 'declined':
+    case 'none':
+      return { nodeSideSkipReason: access.why };
+    case 'cancelled':
+      return { nodeSideSkipReason: 'cancelled' };
+  }
 }
 
 /**
@@ -90,8 +133,24 @@ export function planKubeletLog(entry: NodeEntry, config: DiagnosticsConfig, deps
   return plan;
 }
 
+/**
+ * The way to the node's side for a diagnosis (Diagnose Node, Export Evidence Bundle), chosen before the
+ * collection starts: a debug pod is asked for in a modal first. Undefined when the node side is "never".
+ */
+export async function diagnosisAccess(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps): Promise<ResolvedAccess | undefined> {
+  if (config.nodeSide === 'never') return undefined;
+  return resolveNodeAccess(entry, {
+    session: deps.session,
+    logger: deps.logger,
+    purpose: 'diagnosis',
+    title: t('Diagnosing {0}', entry.name),
+    supports: ['agent', 'ssh', 'debug-pod'],
+    sshWithoutEntry: config.nodeSide === 'always',
+  });
+}
+
 /** Collects one node's evidence under a cancellable progress notification (also used by Export Evidence Bundle). */
-export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, onRawBody?: CollectEvidenceOptions['onRawBody']): Promise<Outcome> {
+export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps: DiagnoseNodeDeps, onRawBody?: CollectEvidenceOptions['onRawBody'], access?: ResolvedAccess): Promise<Outcome> {
   const { logger } = deps;
   const node = entry.name;
   const gateway = deps.session.kube;
@@ -104,14 +163,14 @@ export async function collect(entry: NodeEntry, config: DiagnosticsConfig, deps:
       controller.abort(new Error('cancelled by the user'));
     });
     const started = performance.now();
-    const nodeSide = planNodeSide(entry, config, deps, (message) => progress.report({ message }));
+    const nodeSide = planNodeSide(entry, config, deps, access, (message) => progress.report({ message }));
     if ('nodeSideSkipReason' in nodeSide) logger.info(`diagnosis of node ${node}: node side skipped: ${nodeSide.nodeSideSkipReason}`);
     if (config.useNodeProxy) logger.info(`diagnosis of node ${node}: reading the kubelet through the API server's node proxy (needs get on nodes/proxy, which is not a read-only permission)`);
     try {
       const collecting = collectNodeEvidence({
         ...evidenceTarget(gateway, entry.context, entry.node, config),
         ...nodeSide,
-        kubeletLog: planKubeletLog(entry, config, deps, 'nodeSide' in nodeSide),
+        kubeletLog: planKubeletLog(entry, config, deps, 'viaSsh' in nodeSide && nodeSide.viaSsh),
         logger,
         signal: controller.signal,
         ...(onRawBody !== undefined ? { onRawBody } : {}),
@@ -201,7 +260,12 @@ export async function diagnoseNode(element: TreeElement | undefined, deps: Diagn
     `diagnosis of node ${node}: node proxy ${config.useNodeProxy ? 'on' : 'off'}, proxy timeout ${config.proxyTimeoutMs} ms, metrics interval ${config.metricsIntervalMs} ms, node side ${config.nodeSide}`,
   );
 
-  const outcome = await collect(entry, config, deps);
+  const access = await diagnosisAccess(entry, config, deps);
+  if (access?.way === 'cancelled') {
+    void vscode.window.showInformationMessage(t('Diagnosis of {0} cancelled', node));
+    return;
+  }
+  const outcome = await collect(entry, config, deps, undefined, access);
   if (outcome.kind === 'cancelled') {
     void vscode.window.showInformationMessage(t('Diagnosis of {0} cancelled', node));
     return;

@@ -1,7 +1,8 @@
 // "Export Evidence Bundle": collects one node's evidence exactly as Diagnose Node does (same settings,
-// same progress and cancel), keeps the kubelet's answers as they were sent, and writes them into a new
-// folder (bundle.json, node.json, metrics.txt, …, and report.md, the report as rendered then; see src/core/diagnose/bundle.ts) that
-// `pleg-doctor diagnose --evidence DIR` judges later, anywhere. The node's diagnosis goes to the tree too.
+// same way to the node's side, same progress and cancel), keeps the kubelet's answers as they were sent,
+// and writes them into a new folder (bundle.json, node.json, metrics.txt, …, and report.md, the report as
+// rendered then; see src/core/diagnose/bundle.ts) that `pleg-doctor diagnose --evidence DIR` judges later,
+// anywhere. The node's diagnosis goes to the tree too.
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +13,7 @@ import { writeEvidenceBundle } from '../../infra/diagnose/evidenceBundle';
 import { t } from '../l10n';
 import { pickNode } from '../nodeAccess/nodePicker';
 import type { TreeElement } from '../views/treeElements';
-import { collect, showError, type DiagnoseNodeDeps } from './diagnoseNodeCommand';
+import { collect, diagnosisAccess, showError, type DiagnoseNodeDeps, type Outcome } from './diagnoseNodeCommand';
 import { readDiagnosticsConfig } from './diagnosticsConfig';
 import { errorText } from '../../core/util/errorText';
 
@@ -37,10 +38,20 @@ export async function exportEvidenceBundle(element: TreeElement | undefined, dep
   logger.info(`evidence bundle of node ${entry.name} (context ${entry.context}) requested, into ${parent.fsPath}`);
 
   const raw: RawKubeletBodies = {};
-  const outcome = await collect(entry, config, deps, (source, body, httpStatus) => {
-    if (source === 'healthz') raw.healthz = { body, httpStatus };
-    else raw[source] = body;
-  });
+  const access = await diagnosisAccess(entry, config, deps);
+  const outcome: Outcome =
+    access?.way === 'cancelled'
+      ? { kind: 'cancelled' }
+      : await collect(
+          entry,
+          config,
+          deps,
+          (source, body, httpStatus) => {
+            if (source === 'healthz') raw.healthz = { body, httpStatus };
+            else raw[source] = body;
+          },
+          access,
+        );
   if (outcome.kind === 'cancelled') {
     void vscode.window.showInformationMessage(t('Export of the evidence of {0} cancelled', entry.name));
     return;

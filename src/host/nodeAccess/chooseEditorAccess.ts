@@ -2,7 +2,8 @@
 // tier, the live timeline, Open Kubelet Log from Node), by the rule of src/core/nodeAccess/accessWay.ts:
 // the node's agent pod when one runs there, else SSH when it is configured for the node's context; a debug
 // pod is never taken here, only offered (`way: 'debug-pod'`): the caller asks the user in a modal
-// (confirmDebugPod.ts) before anything is created. No vscode here: the settings come in as values, so the
+// (editorNodeAccess.ts: a modal, refused in an untrusted workspace) before anything is created. No vscode
+// here: the settings come in as values, so the
 // unit tests and every feature share this one choice. In dist/kube.js: AgentAccessError and the gateway's
 // errors are told apart with instanceof.
 

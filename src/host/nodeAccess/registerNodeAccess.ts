@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { NodeAccessSettingsProblem } from '../../infra/ssh/nodeAccessSettings';
 import { CommandIds } from '../../shared/commandIds';
+import { loadKubeBundle } from '../bundles/kubeLoader';
 import { NODE_ACCESS_SECTION, readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import type { Services } from '../services';
@@ -37,9 +38,10 @@ export function registerNodeAccess(services: Services): vscode.Disposable[] {
 
   return [
     documents,
+    // The way (agent, SSH, or a confirmed debug pod) is chosen in dist/kube.js; SSH loads dist/nodeAccess.js.
     vscode.commands.registerCommand(CommandIds.takeCriSnapshot, async (element?: TreeElement) => {
-      const { pools, take } = await runtime.load();
-      await take(element, { session: services.session, pools, documents, logger, ownKnownHosts });
+      const kube = await loadKubeBundle();
+      await kube.takeCriSnapshotAnyWay(element, { session: services.session, nodeAccess: runtime, documents, logger });
     }),
     vscode.commands.registerCommand(CommandIds.forgetSshPassphrases, async () => {
       const count = secrets.storedKeys().length;

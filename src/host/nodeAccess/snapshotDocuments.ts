@@ -3,8 +3,9 @@
 
 import * as vscode from 'vscode';
 import { ReadOnlyDocuments } from '../documents/readOnlyDocuments';
+import { CommandIds } from '../../shared/commandIds';
 import { t } from '../l10n';
-import { SNAPSHOT_SCHEME, snapshotDocumentContent, snapshotUriParts, type SnapshotDocumentInput } from './snapshotDocument';
+import { SNAPSHOT_SCHEME, snapshotDocumentContent, snapshotSummary, snapshotUriParts, type SnapshotDocumentInput } from './snapshotDocument';
 
 const MAX_DOCUMENTS = 20;
 
@@ -23,4 +24,12 @@ export class SnapshotDocuments extends ReadOnlyDocuments {
     await this.open(uri, snapshotDocumentContent(input), { languageId: 'json' });
     return uri;
   }
+}
+
+/** Opens the snapshot's document and shows its summary, both naming the way it came by (every way shows it so). */
+export async function showSnapshot(documents: SnapshotDocuments, input: SnapshotDocumentInput): Promise<void> {
+  await documents.openSnapshot(input);
+  const summary = snapshotSummary(input.node, input.access, input.report, t);
+  if (summary.severity === 'info') void vscode.window.showInformationMessage(summary.message);
+  else void vscode.window.showWarningMessage(summary.message, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));
 }

@@ -38,6 +38,11 @@ function causeOf(error: unknown): string {
   return errorText(error);
 }
 
+/** Why the demo's nodes cannot be reached (made up), and where to try node access for real. */
+export function demoNodeNote(t: Localize): string {
+  return t('This is the built-in demo: its nodes have made-up addresses and no SSH server. To try node access, start the real node stack as the README says under "Node access (SSH and CRI)" → "Trying it on this machine".');
+}
+
 export function describeSnapshotFailure(error: unknown, ctx: FailureContext, t: Localize): FailurePresentation {
   if (ctx.cancelled || error instanceof SshAbortedError || (error instanceof Error && error.name === 'AbortError')) return { kind: 'cancelled' };
   const node = ctx.node;
@@ -74,7 +79,7 @@ export function describeSnapshotFailure(error: unknown, ctx: FailureContext, t: 
       return {
         kind: 'error',
         modal: false,
-        message: `${message}. ${t('This is the built-in demo: its nodes have made-up addresses and no SSH server. To try node access, start the real node stack as the README says under "Node access (SSH and CRI)" → "Trying it on this machine".')}`,
+        message: `${message}. ${demoNodeNote(t)}`,
         actions: ['showLog'],
       };
     }

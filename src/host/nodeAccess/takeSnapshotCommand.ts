@@ -3,6 +3,7 @@
 // a summary message. Every failure names the node, the host and the cause; cancelling is quiet.
 
 import * as vscode from 'vscode';
+import { wayLabel } from '../../core/nodeAccess/accessWay';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import type { Logger } from '../../core/util/logger';
 import type { CollectStage, NodeSnapshotReport } from '../../infra/nodeSnapshot/collectNodeSnapshot';
@@ -17,8 +18,7 @@ import { pickNode } from './nodePicker';
 import { runNodeSnapshot } from './nodeSnapshotRunner';
 import { isDemoContext } from './demoContext';
 import { describeSnapshotFailure, type FailureAction, type FailurePresentation } from './snapshotFailure';
-import { snapshotSummary } from './snapshotDocument';
-import type { SnapshotDocuments } from './snapshotDocuments';
+import { showSnapshot, type SnapshotDocuments } from './snapshotDocuments';
 import type { SshPoolHolder } from './sshPoolHolder';
 import { errorText } from '../../core/util/errorText';
 
@@ -132,8 +132,7 @@ export async function takeCriSnapshot(element: TreeElement | undefined, deps: Ta
     await showFailure(outcome.presentation);
     return;
   }
-  await deps.documents.openSnapshot({ node, context: entry.context, target: outcome.connection.target, takenAt: outcome.takenAt, report: outcome.report });
-  const summary = snapshotSummary(node, outcome.report, t);
-  if (summary.severity === 'info') void vscode.window.showInformationMessage(summary.message);
-  else void vscode.window.showWarningMessage(summary.message, t('Show Log')).then((picked) => (picked !== undefined ? vscode.commands.executeCommand(CommandIds.showLog) : undefined));
+  const access = wayLabel('ssh', outcome.report.host);
+  deps.logger.info(`CRI snapshot of node ${node}: ${access}`);
+  await showSnapshot(deps.documents, { node, context: entry.context, access, target: outcome.connection.target, takenAt: outcome.takenAt, report: outcome.report });
 }

@@ -4,7 +4,8 @@
 import type { NodeSideEvidence } from '../../core/diagnose/evidence';
 import type { NodeSnapshotReport } from '../nodeSnapshot/collectNodeSnapshot';
 
-export function nodeSideEvidence(report: NodeSnapshotReport): NodeSideEvidence {
+/** `reachedBy`: the way, as wayLabel names it, for the report's evidence table. */
+export function nodeSideEvidence(report: Omit<NodeSnapshotReport, 'via'>, reachedBy?: string): NodeSideEvidence {
   const evidence: NodeSideEvidence = {
     host: report.host,
     transport: { kind: report.transport.kind, endpoint: report.transport.endpoint, reason: report.transport.reason },
@@ -12,5 +13,6 @@ export function nodeSideEvidence(report: NodeSnapshotReport): NodeSideEvidence {
     snapshot: report.snapshot,
   };
   if (report.probes !== undefined) evidence.probes = report.probes;
+  if (reachedBy !== undefined) evidence.reachedBy = reachedBy;
   return evidence;
 }

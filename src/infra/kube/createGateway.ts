@@ -13,7 +13,7 @@ import type { KubeClient } from './kubeClient';
 import { KubeConfigError, loadKubeconfigs, mergeKubeconfigs } from './kubeconfig';
 import type { LoadedKubeconfig, ResolvedContext } from './kubeconfig';
 import { nodeProxyGet } from './nodeProxy';
-import { createPodsApi } from './podsApi';
+import { createPodsApi, listPodObjects } from './podsApi';
 import type { PodsApi } from './podsTypes';
 import { openPodPortForward } from '../nodeAccess/agent/portForward';
 import type { Duplex } from 'node:stream';
@@ -209,9 +209,8 @@ class Gateway implements KubeGateway {
     return createPodsApi((what, signal, send) => this.request(context, what, signal, send));
   }
 
-  async listPods(context: string, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]> {
-    const list = (await this.getJson(context, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, { ...selectors, limit: PAGE }, { verb: 'list', resource: 'pods' }, signal)) as { items?: unknown[] };
-    return list.items ?? [];
+  listPods(context: string, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]> {
+    return listPodObjects((what, s, send) => this.request(context, what, s, send), namespace, selectors, signal);
   }
 
   openPodPortForward(context: string, target: PortForwardTarget, options: { signal: AbortSignal; timeoutMs: number }): Promise<Duplex> {

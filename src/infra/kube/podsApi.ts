@@ -84,6 +84,16 @@ function need<T>(method: T | undefined, what: string): T {
   return method;
 }
 
+/**
+ * One page (500) of a namespace's pods as the API server sent them: the one pod list, used by the debug
+ * pod's client (summarised below) and by KubeGateway.listPods (the agent pod's pick reads labels and
+ * readiness, which a summary leaves out).
+ */
+export async function listPodObjects(request: GatewayRequest, namespace: string, selectors: { labelSelector?: string; fieldSelector?: string }, signal?: AbortSignal): Promise<unknown[]> {
+  const list = rec(await request({ verb: 'list', resource: 'pods' }, signal, (client, options) => client.getJson(podPath(namespace), { ...selectors, limit: 500 }, options)));
+  return Array.isArray(list['items']) ? (list['items'] as unknown[]) : [];
+}
+
 export function createPodsApi(request: GatewayRequest): PodsApi {
   return {
     async createPod(namespace, manifest, signal) {
@@ -120,8 +130,7 @@ export function createPodsApi(request: GatewayRequest): PodsApi {
       }
     },
     async listPods(namespace, labelSelector, signal) {
-      const list = rec(await request({ verb: 'list', resource: 'pods' }, signal, (client, options) => client.getJson(podPath(namespace), { labelSelector, limit: 500 }, options)));
-      return (Array.isArray(list['items']) ? (list['items'] as unknown[]) : []).map(podSummary);
+      return (await listPodObjects(request, namespace, { labelSelector }, signal)).map(podSummary);
     },
     async podEvents(namespace, name, signal) {
       const fieldSelector = `involvedObject.kind=Pod,involvedObject.name=${name}`;

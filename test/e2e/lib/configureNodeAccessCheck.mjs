@@ -15,7 +15,7 @@ const COMMAND = 'PLEG Doctor: Configure Node Access…';
 const KEY_NAME = 'id_ed25519_pleg_e2e';
 const STEP_TIMEOUT_MS = 15_000;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
-const RESULT = new RegExp(`^CRI snapshot of ${STACK_NODE}: (\\d+) pod sandboxes?, (\\d+) containers? via (\\w+)`);
+const RESULT = new RegExp(`^CRI snapshot of ${STACK_NODE} \\(via SSH [^)]+\\): (\\d+) pod sandboxes?, (\\d+) containers? over (\\w+)`);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -21,7 +21,8 @@ const PASSPHRASE_TITLE = 'PLEG Doctor: SSH key passphrase';
 const DOC_LABEL = `${STACK_NODE}.cri-snapshot.json`;
 const PROMPT_TIMEOUT_MS = 30_000;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
-const RESULT = new RegExp(`^CRI snapshot of ${STACK_NODE}: (\\d+) pod sandboxes?, (\\d+) containers? via (\\w+) \\((\\d+(?:\\.\\d+)?) ms\\)`);
+// The summary names the way first (snapshotSummary): "CRI snapshot of N (via SSH user@host:port): …".
+const RESULT = new RegExp(`^CRI snapshot of ${STACK_NODE} \\(via SSH [^)]+\\): (\\d+) pod sandboxes?, (\\d+) containers? over (\\w+) \\((\\d+(?:\\.\\d+)?) ms\\)`);
 
 /** Tabs show the name without its extension in .label-name; the aria-label carries the whole file name. */
 const isDocTab = (t) => t.aria.startsWith(DOC_LABEL);
@@ -121,7 +122,7 @@ async function triggerFromRow(page) {
 
 function parseResult(toast) {
   const m = RESULT.exec(toast.message);
-  assert(m, `result notification "${toast.message}" does not read "CRI snapshot of ${STACK_NODE}: S pod sandboxes, C containers via KIND (MS ms)"`);
+  assert(m, `result notification "${toast.message}" does not read "CRI snapshot of ${STACK_NODE} (via SSH HOST): S pod sandboxes, C containers over KIND (MS ms)"`);
   return { sandboxes: Number(m[1]), containers: Number(m[2]), transport: m[3], ms: Number(m[4]), severity: toast.severity };
 }
 
@@ -175,6 +176,7 @@ function checkDocument(doc, env, counted) {
   const t = doc.target ?? {};
   assert(t.host === env.SSH_HOST && t.addressSource === 'InternalIP' && t.user === env.SSH_USER && t.port === Number(env.SSH_PORT) && t.sudo === true,
     `document target ${JSON.stringify(t)} is not {host: ${env.SSH_HOST}, addressSource: InternalIP, user: ${env.SSH_USER}, port: ${env.SSH_PORT}, sudo: true}`);
+  assert(typeof doc.access === 'string' && doc.access.startsWith('via SSH ') && doc.access.includes(env.SSH_HOST), `document access "${doc.access}" does not name the way (via SSH … ${env.SSH_HOST} …)`);
   assert(!Number.isNaN(Date.parse(doc.takenAt)), `document takenAt "${doc.takenAt}" is not a date`);
   assert(doc.transport?.kind === 'execRelay', `document transport.kind is ${doc.transport?.kind}`);
   const snap = doc.snapshot ?? {};

@@ -105,8 +105,12 @@ describe('node access through the agent pod (real 1.26 cluster, no SSH)', () => 
     expect([0, 1], r.stderr).toContain(r.status);
     expect(r.stderr).toContain(`node access ${via()}`);
     expect(r.stderr).toMatch(/node side taken (\d+m)?\d+s ago by the agent/);
-    const manifest = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8')) as { nodeSide?: { transport: { reason: string } } };
+    const manifest = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8')) as { nodeSide?: { transport: { reason: string }; reachedBy?: string } };
     expect(manifest.nodeSide?.transport.reason).toContain(via());
+    // The way and the age, as the editor shows them too (readAgentSnapshot): in the evidence and the report's table.
+    expect(manifest.nodeSide?.reachedBy).toMatch(/^via agent pod \S+, taken (\d+m)?\d+s ago$/);
+    expect(manifest.nodeSide?.reachedBy?.startsWith(`${via()}, taken `)).toBe(true);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(`| ${manifest.nodeSide?.reachedBy} |`);
     const snapshot = JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { containers: { labels?: Record<string, string> }[] };
     expect(snapshot.containers.some((c) => c.labels?.['io.kubernetes.pod.name'] === pod)).toBe(true);
     // The API tier the CLI collects itself is there too (the kubelet's metrics through the node proxy).

@@ -37,21 +37,21 @@ export function randomSuffix(): string {
  * release image (deploy/kubernetes/kustomization.yaml names the locally built localhost/pleg-doctor-agent:dev
  * and asks for `kustomize edit set image`), so without either there is nothing to fall back to.
  */
-export async function resolveDebugImage(api: PodsApi, namespace: string, override: string | undefined, signal: AbortSignal): Promise<{ image: string; from: string }> {
-  if (override !== undefined) return { image: override, from: '--image' };
+export async function resolveDebugImage(api: PodsApi, namespace: string, override: string | undefined, signal: AbortSignal, option = '--image'): Promise<{ image: string; from: string }> {
+  if (override !== undefined) return { image: override, from: option };
   let images;
   try {
     images = await api.daemonSetImages(namespace, AGENT_DAEMONSET, signal);
   } catch (err) {
     if (err instanceof KubeRequestError) {
-      throw new DebugPodSetupError(`cannot read DaemonSet ${namespace}/${AGENT_DAEMONSET} for its image (${err.error.message}); give the image with --image`);
+      throw new DebugPodSetupError(`cannot read DaemonSet ${namespace}/${AGENT_DAEMONSET} for its image (${err.error.message}); give the image with ${option}`);
     }
     throw err;
   }
   const image = images?.find((c) => c.container === AGENT_CONTAINER)?.image ?? images?.[0]?.image;
   if (image === undefined || image === '') {
     throw new DebugPodSetupError(
-      `no ${AGENT_DAEMONSET} DaemonSet in namespace ${namespace} to take the image from, and PLEG Doctor publishes no release image: give the agent image with --image (deploy/image/Dockerfile builds it)`,
+      `no ${AGENT_DAEMONSET} DaemonSet in namespace ${namespace} to take the image from, and PLEG Doctor publishes no release image: give the agent image with ${option} (deploy/image/Dockerfile builds it)`,
     );
   }
   return { image, from: `DaemonSet ${namespace}/${AGENT_DAEMONSET}` };
@@ -82,6 +82,10 @@ export interface DebugPodPlanRequest {
   node: KubeNode;
   namespace: string;
   image?: string;
+  /** How the user gives `image` (the CLI's --image, the editor's setting): named in errors and in imageFrom. */
+  imageOption?: string;
+  /** Where the agent DaemonSet whose image is reused lives, when not in `namespace` (the editor's agentNamespace). */
+  agentNamespace?: string;
   criSocket?: string;
   deadlineSeconds: number;
   callDeadlineMs: number;
@@ -91,7 +95,7 @@ export interface DebugPodPlanRequest {
 export async function planDebugPodSnapshot(api: PodsApi, req: DebugPodPlanRequest, signal: AbortSignal): Promise<DebugPodPlan> {
   const nodeName = req.node.metadata?.name ?? '';
   const criSocket = resolveCriSocket(req.node, req.criSocket);
-  const { image, from } = await resolveDebugImage(api, req.namespace, req.image, signal);
+  const { image, from } = await resolveDebugImage(api, req.agentNamespace ?? req.namespace, req.image, signal, req.imageOption);
   let manifest;
   try {
     manifest = debugPodManifest({

@@ -17,7 +17,7 @@ import { diagnosisJson } from '../../../../src/core/diagnose/verdicts';
 import { readEvidenceBundle, writeEvidenceBundle } from '../../../../src/infra/diagnose/evidenceBundle';
 import type { KubeGateway } from '../../../../src/infra/kube/gateway';
 import { memoryIo } from '../../../support/memoryIo';
-import { evidence, nodeObject, ok } from '../../../support/diagnoseBuilders';
+import { evidence, nodeObject, nodeSide, ok } from '../../../support/diagnoseBuilders';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../fixtures/real-kubelet-1.32/${name}`, import.meta.url), 'utf8');
 /** The main port's section of a healthz recording (the files hold three ports' answers). */
@@ -171,6 +171,15 @@ describe('evidence bundle format', () => {
     expect(reading.evidence.configz).toMatchObject({ status: 'forbidden' });
     expect(reading.evidence.podCount).toMatchObject({ status: 'ok', value: 4 });
     await expect(writeEvidenceBundle(dir, bundleFilesOf(parsedBack, raw))).rejects.toThrow(/already exists/u);
+  });
+
+  it("the node side's way survives the bundle (an agent's snapshot still says whose and how old)", () => {
+    const side = nodeSide();
+    if (side.status !== 'ok') throw new Error('builder changed');
+    const reachedBy = 'via agent pod pleg-doctor/pleg-doctor-agent-x7k2, taken 1m10s ago';
+    const e = evidence({ nodeSide: { ...side, value: { ...side.value, reachedBy } } });
+    const back = evidenceFromBundle(bundleFilesOf(e, {}), 'unused').evidence.nodeSide;
+    expect(back.status === 'ok' && back.value.reachedBy).toBe(reachedBy);
   });
 
   it('an exported kubelet log comes back as read with the rest: same origin, window and findings, and "now" again', async () => {

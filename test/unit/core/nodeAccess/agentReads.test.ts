@@ -25,12 +25,12 @@ describe('sinceStep: the agent\u2019s /v1/session?since=CURSOR answers (src/infr
 describe('snapshotAge: an old snapshot never reads as fresh', () => {
   const now = Date.parse('2026-11-28T12:00:00.000Z');
   it('floors to the second, as a Go duration', () => {
-    expect(snapshotAge('2026-11-28T11:58:49.400Z', now)).toEqual({ ageMs: 70_600, text: 'taken 1m10s ago by the agent' });
+    expect(snapshotAge('2026-11-28T11:58:49.400Z', now)).toEqual({ ageMs: 70_600, text: 'taken 1m10s ago by the agent', ago: 'taken 1m10s ago' });
     expect(snapshotAge('2026-11-28T11:59:59.999Z', now).text).toBe('taken 0s ago by the agent');
     expect(snapshotAge('2026-11-28T10:00:00.000Z', now).text).toBe('taken 2h0m0s ago by the agent');
   });
   it('a node clock ahead of this one is said, never a negative age', () => {
-    expect(snapshotAge('2026-11-28T12:00:02.500Z', now)).toEqual({ ageMs: 0, text: 'taken just now by the agent (its clock is 3s ahead of this one)' });
+    expect(snapshotAge('2026-11-28T12:00:02.500Z', now)).toEqual({ ageMs: 0, text: 'taken just now by the agent (its clock is 3s ahead of this one)', ago: 'taken just now (its clock is 3s ahead of this one)' });
   });
   it('an unreadable time is an error', () => {
     expect(() => snapshotAge('yesterday', now)).toThrow(/no readable collectedAt/);

@@ -31,11 +31,13 @@ const target: NodeTarget = { nodeName: 'n1', host: '127.0.0.1', addressSource: '
 describe('snapshot document', () => {
   it('holds who and where first, then the report as collected', () => {
     const r = report();
-    const text = snapshotDocumentContent({ node: 'n1', context: 'kind-a', target, takenAt: new Date('2026-11-22T05:00:00Z'), report: r });
+    const text = snapshotDocumentContent({ node: 'n1', context: 'kind-a', access: 'via SSH plegtest@127.0.0.1:22022', target, takenAt: new Date('2026-11-22T05:00:00Z'), report: r });
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "node": "n1",\n');
     const parsed = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(parsed).slice(0, 4)).toEqual(['node', 'context', 'target', 'takenAt']);
+    expect(Object.keys(parsed).slice(0, 5)).toEqual(['node', 'context', 'access', 'target', 'takenAt']);
+    expect(parsed['access']).toBe('via SSH plegtest@127.0.0.1:22022');
+    expect(parsed).not.toHaveProperty('ageSeconds');
     expect(parsed['target']).toEqual({ host: '127.0.0.1', addressSource: 'InternalIP', user: 'plegtest', port: 22022, sudo: true });
     expect(parsed['takenAt']).toBe('2026-11-22T05:00:00.000Z');
     expect(parsed['transport']).toEqual(r.transport);
@@ -46,8 +48,25 @@ describe('snapshot document', () => {
 
   it('leaves out target fields that were not set', () => {
     const minimal: NodeTarget = { nodeName: 'n1', host: 'n1.example', addressSource: 'host-template', sudo: false };
-    const parsed = JSON.parse(snapshotDocumentContent({ node: 'n1', context: 'c', target: minimal, takenAt: new Date(0), report: report() })) as { target: unknown };
+    const parsed = JSON.parse(snapshotDocumentContent({ node: 'n1', context: 'c', access: 'via SSH n1.example:22', target: minimal, takenAt: new Date(0), report: report() })) as { target: unknown };
     expect(parsed.target).toEqual({ host: 'n1.example', addressSource: 'host-template', sudo: false });
+  });
+
+  it("through the agent: names the pod and the snapshot's age, takenAt is the agent's, no SSH target", () => {
+    const { via: _via, ...side } = report();
+    const text = snapshotDocumentContent({
+      node: 'n1',
+      context: 'kind-a',
+      access: 'via agent pod pleg-doctor/pleg-doctor-agent-x7k2, taken 1m10s ago',
+      takenAt: new Date('2026-11-22T04:58:50Z'),
+      ageSeconds: 70,
+      report: side,
+    });
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(parsed).slice(0, 5)).toEqual(['node', 'context', 'access', 'takenAt', 'ageSeconds']);
+    expect(parsed).toMatchObject({ access: 'via agent pod pleg-doctor/pleg-doctor-agent-x7k2, taken 1m10s ago', takenAt: '2026-11-22T04:58:50.000Z', ageSeconds: 70 });
+    expect(parsed).not.toHaveProperty('target');
+    expect(parsed['snapshot']).toEqual(side.snapshot);
   });
 
   it('lives at /{context}/{node}.cri-snapshot.json, made unique by the query', () => {
@@ -61,15 +80,16 @@ describe('snapshot document', () => {
 
 describe('snapshot summary', () => {
   it('is an information message when every call answered', () => {
-    expect(snapshotSummary('n1', report(), englishText)).toEqual({
+    expect(snapshotSummary('n1', 'via SSH plegtest@127.0.0.1:22022', report(), englishText)).toEqual({
       severity: 'info',
-      message: 'CRI snapshot of n1: 3 pod sandboxes, 2 containers via execRelay (88 ms)',
+      message: 'CRI snapshot of n1 (via SSH plegtest@127.0.0.1:22022): 3 pod sandboxes, 2 containers over execRelay (88 ms)',
     });
   });
 
   it('is a warning naming the first finding when there is one', () => {
     const summary = snapshotSummary(
       'n1',
+      'via SSH plegtest@127.0.0.1:22022',
       report({
         findings: [
           { kind: 'runtimeUnresponsive', message: 'the runtime did not answer ListPodSandbox within 5000 ms', methods: ['ListPodSandbox'] },
@@ -81,19 +101,20 @@ describe('snapshot summary', () => {
     );
     expect(summary.severity).toBe('warning');
     expect(summary.message).toBe(
-      'CRI snapshot of n1: 3 pod sandboxes, 2 containers via execRelay (88 ms), with 2 findings and 1 failed calls. First: the runtime did not answer ListPodSandbox within 5000 ms',
+      'CRI snapshot of n1 (via SSH plegtest@127.0.0.1:22022): 3 pod sandboxes, 2 containers over execRelay (88 ms), with 2 findings and 1 failed calls. First: the runtime did not answer ListPodSandbox within 5000 ms',
     );
   });
 
   it('names the first failed call when there are errors but no findings', () => {
     const summary = snapshotSummary(
       'n1',
+      'via SSH plegtest@127.0.0.1:22022',
       report({ errors: [{ method: 'ContainerStatus', id: '0123456789abcdef0123', code: 2, codeName: 'UNKNOWN', message: 'boom', ms: 3 }] }),
       englishText,
     );
     expect(summary).toEqual({
       severity: 'warning',
-      message: 'CRI snapshot of n1: 3 pod sandboxes, 2 containers via execRelay (88 ms), with 0 findings and 1 failed calls. First: ContainerStatus 0123456789abc: UNKNOWN boom',
+      message: 'CRI snapshot of n1 (via SSH plegtest@127.0.0.1:22022): 3 pod sandboxes, 2 containers over execRelay (88 ms), with 0 findings and 1 failed calls. First: ContainerStatus 0123456789abc: UNKNOWN boom',
     });
   });
 });

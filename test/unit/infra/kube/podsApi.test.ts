@@ -70,6 +70,17 @@ describe('podsApi through the gateway', () => {
     }
   });
 
+  it("the gateway's listPods is the same list, with a field selector, as the API server sent it (the agent pick reads labels and readiness)", async () => {
+    const item = { metadata: { name: 'agent-1', namespace: 'pleg-doctor', labels: { app: 'x' } }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
+    const { sent, gateway } = setup(() => ({ items: [item] }));
+    try {
+      expect(await gateway.listPods?.(IN_CLUSTER_CONTEXT, 'pleg-doctor', { labelSelector: 'app=x', fieldSelector: 'spec.nodeName=n1' })).toEqual([item]);
+      expect(sent).toEqual([{ method: 'GET', path: '/api/v1/namespaces/pleg-doctor/pods', query: { labelSelector: 'app=x', fieldSelector: 'spec.nodeName=n1', limit: 500 } }]);
+    } finally {
+      gateway.dispose();
+    }
+  });
+
   it('404 is "not there" for get, delete and the DaemonSet; lists go by label and field selectors', async () => {
     const { api, sent, gateway } = setup((s) => (s.method === 'GET' && (s.path.endsWith('/pods') || s.path.endsWith('/events')) ? { items: [{ metadata: { name: 'a', namespace: 'ns' } }] } : notFound()));
     try {

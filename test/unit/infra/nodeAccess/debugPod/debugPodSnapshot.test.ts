@@ -60,6 +60,19 @@ describe('resolveDebugImage', () => {
     await expect(resolveDebugImage(fakePodsApi({ phases: [] }), 'ns1', undefined, signal)).rejects.toThrow(/no pleg-doctor-agent DaemonSet in namespace ns1.*--image/);
   });
 
+  it("the editor: the image from the agent's namespace, and errors naming the editor's setting", async () => {
+    const read: string[] = [];
+    const api = fakePodsApi({ phases: [] });
+    api.daemonSetImages = (namespace: string) => {
+      read.push(namespace);
+      return Promise.resolve(undefined);
+    };
+    const option = 'the setting plegDoctor.nodeAccess.debugPod.image';
+    const plan = planDebugPodSnapshot(api, { node: node('containerd://1.7.2'), namespace: 'dbg', agentNamespace: 'agents', imageOption: option, deadlineSeconds: 60, callDeadlineMs: 1000 }, signal);
+    await expect(plan).rejects.toThrow(/no pleg-doctor-agent DaemonSet in namespace agents .*give the agent image with the setting plegDoctor\.nodeAccess\.debugPod\.image/);
+    expect(read).toEqual(['agents']);
+  });
+
   it('a refused read of the DaemonSet names the refusal and --image', async () => {
     const api = fakePodsApi({ phases: [] });
     api.daemonSetImages = () => Promise.reject(new KubeRequestError({ kind: 'forbidden', message: '403 Forbidden: cannot get daemonsets', httpStatus: 403 }));
