@@ -86,6 +86,9 @@ onHostMessage((message) => {
     case 'sessionDelta':
       sessionPane?.applyDelta(message);
       break;
+    case 'sessionReplaced':
+      sessionPane?.replace(message);
+      break;
     case 'feedState':
       sessionPane?.setFeed(message.feed, message.message);
       break;

@@ -7,3 +7,5 @@ export { diagnoseNode } from '../diagnostics/diagnoseNodeCommand';
 export { diagnoseAllNotReady } from '../diagnostics/diagnoseAllCommand';
 export { exportEvidenceBundle } from '../diagnostics/exportBundleCommand';
 export { chooseEditorAccess } from '../nodeAccess/chooseEditorAccess';
+// With chooseEditorAccess: the AgentConnection it hands out is this bundle's class.
+export { followAgentSession } from '../../infra/nodeAccess/agent/followAgentSession';

@@ -44,8 +44,11 @@ export interface PanelContent {
   title: string;
   target: PanelTarget | null;
   recording: string | null;
-  /** Opens the session feed; absent for the what-if-only panel. Errors are shown in the panel. */
-  openFeed?: () => Promise<SessionFeed>;
+  /**
+   * Opens the session feed; absent for the what-if-only panel. Errors are shown in the panel. `signal`
+   * aborts when the panel closes while the feed is still opening (e.g. looking for the node's agent pod).
+   */
+  openFeed?: (signal: AbortSignal) => Promise<SessionFeed>;
 }
 
 export const panels = new PanelRegistry<TimelinePanel>();
@@ -54,7 +57,9 @@ export class TimelinePanel implements RegisteredPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly sims: SimWorkerClient;
   private feed: SessionFeed | undefined;
-  private feedSubscription: Subscription | undefined;
+  private feedSubscriptions: Subscription[] = [];
+  /** Aborted when the panel closes: a feed still opening stops there. */
+  private readonly opening = new AbortController();
   private feedError: string | undefined;
   private feedOpening: Promise<void> | undefined;
   private paused = false;
@@ -87,19 +92,26 @@ export class TimelinePanel implements RegisteredPanel {
     this.panel.reveal();
   }
 
-  private async startFeed(open: () => Promise<SessionFeed>): Promise<void> {
+  private async startFeed(open: (signal: AbortSignal) => Promise<SessionFeed>): Promise<void> {
     try {
-      const feed = await open();
+      const feed = await open(this.opening.signal);
       if (this.disposed) {
         feed.dispose();
         return;
       }
       this.feed = feed;
-      this.feedSubscription = feed.onDelta((delta) => {
-        if (!this.paused) this.post({ type: 'sessionDelta', delta, headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) });
-      });
+      this.feedSubscriptions.push(
+        feed.onDelta((delta) => {
+          if (!this.paused) this.post({ type: 'sessionDelta', delta, headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) });
+        }),
+        // While paused nothing is sent: resuming sends the whole session, the replaced one by then.
+        feed.onReplace((session) => {
+          if (!this.paused) this.post({ type: 'sessionReplaced', session, headline: this.deps.headline(session, true), prediction: this.deps.predict(session, true) });
+        }),
+      );
       this.sendSession();
     } catch (error) {
+      if (this.disposed) return;
       this.feedError = errorText(error);
       this.deps.services.logger.error(`timeline of ${this.content.title}: ${this.feedError}`);
       this.post({ type: 'feedState', feed: 'failed', message: t('The timeline could not start: {0}', this.feedError) });
@@ -225,7 +237,8 @@ export class TimelinePanel implements RegisteredPanel {
     if (this.disposed) return;
     this.disposed = true;
     this.sims.dispose();
-    this.feedSubscription?.dispose();
+    this.opening.abort(new Error('timeline closed'));
+    for (const s of this.feedSubscriptions.splice(0)) s.dispose();
     this.feed?.dispose();
     panels.release(this.content.key, this);
     this.panel.dispose();
