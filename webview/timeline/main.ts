@@ -89,6 +89,9 @@ onHostMessage((message) => {
     case 'sessionReplaced':
       sessionPane?.replace(message);
       break;
+    case 'sessionNow':
+      sessionPane?.judged(message);
+      break;
     case 'feedState':
       sessionPane?.setFeed(message.feed, message.message);
       break;

@@ -179,6 +179,13 @@ export class SessionPane {
     this.draw(message);
   }
 
+  /** The same session judged again as time passed (live, no new data): the words only. */
+  judged(message: Extract<HostToWebview, { type: 'sessionNow' }>): void {
+    if (this.session === undefined) return;
+    this.showHeadline(message.headline);
+    this.showPrediction(message.prediction);
+  }
+
   /** Draws `session` from scratch: the words above the charts, the charts, the legend. */
   private draw(message: { session: TimelineSession; headline: SessionHeadline; prediction: string | null }): void {
     this.session = message.session;

@@ -20,6 +20,7 @@ import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
 import type { Services } from '../services';
 import { errorText } from '../../core/util/errorText';
 import { wayLabel } from '../../core/nodeAccess/accessWay';
+import { utcClock } from '../../core/timeline/utcClock';
 
 export const TIMELINE_SECTION = `${SECTION}.timeline`;
 export const TimelineKeys = { periodMs: 'periodMs', thresholdMs: 'thresholdMs', runtimeRequestTimeoutMs: 'runtimeRequestTimeoutMs' } as const;
@@ -32,6 +33,8 @@ export interface LiveSource {
   onDelta(listener: (delta: SessionDelta) => void): vscode.Disposable;
   /** The whole session was read again (the agent's 410): `session` is already the new one. */
   onReplace(listener: (session: TimelineSession) => void): vscode.Disposable;
+  /** The feed's trouble while it lasts (the agent not answering), undefined once it answers again. */
+  onStatus(listener: (problem: string | undefined) => void): vscode.Disposable;
   /** Stops the feed (every call in flight is aborted); idempotent. */
   dispose(): void;
 }
@@ -61,6 +64,8 @@ export function readTimelineSettings(): { settings: SessionSettings; fromConfigz
 class LiveSession {
   private readonly deltaListeners = new Set<(delta: SessionDelta) => void>();
   private readonly replaceListeners = new Set<(session: TimelineSession) => void>();
+  private readonly statusListeners = new Set<(problem: string | undefined) => void>();
+  private problem: string | undefined;
 
   constructor(
     public session: TimelineSession,
@@ -81,6 +86,13 @@ class LiveSession {
     if (this.signal.aborted) return;
     this.session = session;
     for (const listener of this.replaceListeners) listener(session);
+  }
+
+  /** Said once when trouble starts or its words change, and once when it is over. */
+  status(problem: string | undefined): void {
+    if (this.signal.aborted || problem === this.problem) return;
+    this.problem = problem;
+    for (const listener of this.statusListeners) listener(problem);
   }
 
   /** A feed that stopped on its own: said in the session's lacks, so the panel shows it. */
@@ -104,11 +116,13 @@ class LiveSession {
       label,
       onDelta: (listener) => listen(this.deltaListeners, listener),
       onReplace: (listener) => listen(this.replaceListeners, listener),
+      onStatus: (listener) => listen(this.statusListeners, listener),
       dispose: () => {
         if (this.signal.aborted) return;
         this.controller.abort(new Error('timeline closed'));
         this.deltaListeners.clear();
         this.replaceListeners.clear();
+        this.statusListeners.clear();
         logger.info(`timeline of ${node}: live feed stopped`);
       },
     };
@@ -131,6 +145,7 @@ async function followAgent(connection: AgentConnection, context: string, node: s
   try {
     live = await new Promise<LiveSession>((resolve, reject) => {
       let holder: LiveSession | undefined;
+      let silentSince: Date | undefined;
       kube
         .followAgentSession(connection, {
           signal: controller.signal,
@@ -141,6 +156,16 @@ async function followAgent(connection: AgentConnection, context: string, node: s
             resolve(holder);
           },
           onDelta: (d) => holder?.applyDelta(d),
+          // The panel keeps judging the session it has (a hung runtime also stops the kubelet's port-forward,
+          // which goes through the runtime's CRI PortForward); it says since when the agent is silent.
+          onPoll: (problem) => {
+            if (problem === undefined) {
+              silentSince = undefined;
+              return holder?.status(undefined);
+            }
+            silentSince ??= new Date();
+            holder?.status(t('No answer from {0} since {1} ({2}); retrying', `agent pod ${connection.pod.namespace}/${connection.pod.name}`, utcClock(silentSince.getTime(), Date.now()), problem));
+          },
         })
         .then(() => {
           if (holder === undefined) reject(new Error('the timeline was closed before the agent answered'));

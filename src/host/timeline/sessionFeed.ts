@@ -18,6 +18,8 @@ export interface SessionFeed {
   onDelta(listener: (delta: SessionDelta) => void): Subscription;
   /** The source read its whole session again (the agent's 410): `session` is already the new one. */
   onReplace(listener: (session: TimelineSession) => void): Subscription;
+  /** The source's trouble in words while it lasts (e.g. the agent not answering), undefined once over. */
+  onStatus(listener: (problem: string | undefined) => void): Subscription;
   dispose(): void;
 }
 
@@ -28,6 +30,7 @@ export interface LiveSourceLike {
   readonly label: string;
   onDelta(listener: (delta: SessionDelta) => void): Subscription;
   onReplace(listener: (session: TimelineSession) => void): Subscription;
+  onStatus(listener: (problem: string | undefined) => void): Subscription;
   dispose(): void;
 }
 
@@ -40,6 +43,7 @@ export function liveFeed(source: LiveSourceLike): SessionFeed {
     },
     onDelta: (l) => source.onDelta(l),
     onReplace: (l) => source.onReplace(l),
+    onStatus: (l) => source.onStatus(l),
     dispose: () => source.dispose(),
   };
 }
@@ -47,5 +51,5 @@ export function liveFeed(source: LiveSourceLike): SessionFeed {
 const nothing: Subscription = { dispose: () => undefined };
 
 export function replayFeed(session: TimelineSession, label: string): SessionFeed {
-  return { mode: 'replay', label, session, onDelta: () => nothing, onReplace: () => nothing, dispose: () => undefined };
+  return { mode: 'replay', label, session, onDelta: () => nothing, onReplace: () => nothing, onStatus: () => nothing, dispose: () => undefined };
 }

@@ -20,6 +20,8 @@ import { webviewHtml } from './webviewHtml';
 import { errorText } from '../../core/util/errorText';
 
 export const TIMELINE_VIEW_TYPE = 'plegDoctor.timeline';
+/** How often a live session is judged again without new data (the sentence states whole seconds). */
+export const JUDGE_EVERY_MS = 1_000;
 
 /** Only the built webview may be loaded into the panel. */
 export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -60,6 +62,11 @@ export class TimelinePanel implements RegisteredPanel {
   private feedSubscriptions: Subscription[] = [];
   /** Aborted when the panel closes: a feed still opening stops there. */
   private readonly opening = new AbortController();
+  /** The live source's trouble in words (the agent not answering), shown with the feed state. */
+  private problem: string | undefined;
+  /** The headline and prediction last sent, to send a re-judgement only when it says something new. */
+  private lastJudged = '';
+  private judgeTimer: ReturnType<typeof setInterval> | undefined;
   private feedError: string | undefined;
   private feedOpening: Promise<void> | undefined;
   private paused = false;
@@ -102,13 +109,19 @@ export class TimelinePanel implements RegisteredPanel {
       this.feed = feed;
       this.feedSubscriptions.push(
         feed.onDelta((delta) => {
-          if (!this.paused) this.post({ type: 'sessionDelta', delta, headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) });
+          if (!this.paused) this.post({ type: 'sessionDelta', delta, ...this.judged(feed.session, true) });
         }),
         // While paused nothing is sent: resuming sends the whole session, the replaced one by then.
         feed.onReplace((session) => {
-          if (!this.paused) this.post({ type: 'sessionReplaced', session, headline: this.deps.headline(session, true), prediction: this.deps.predict(session, true) });
+          if (!this.paused) this.post({ type: 'sessionReplaced', session, ...this.judged(session, true) });
+        }),
+        feed.onStatus((problem) => {
+          this.problem = problem;
+          if (!this.paused) this.postFeedState();
         }),
       );
+      // A live session's age grows with no new data: the words follow the clock, not only the feed.
+      if (feed.mode === 'live') this.judgeTimer = setInterval(() => this.judgeNow(), JUDGE_EVERY_MS);
       this.sendSession();
     } catch (error) {
       if (this.disposed) return;
@@ -127,8 +140,29 @@ export class TimelinePanel implements RegisteredPanel {
   private sendSession(): void {
     const feed = this.feed;
     if (feed === undefined) return;
-    const live = feed.mode === 'live';
-    this.post({ type: 'session', mode: feed.mode, label: feed.label, session: feed.session, headline: this.deps.headline(feed.session, live), prediction: this.deps.predict(feed.session, live), feed: this.feedState() });
+    this.post({ type: 'session', mode: feed.mode, label: feed.label, session: feed.session, ...this.judged(feed.session, feed.mode === 'live'), feed: this.feedState() });
+    if (this.problem !== undefined) this.postFeedState();
+  }
+
+  private postFeedState(): void {
+    this.post({ type: 'feedState', feed: this.feedState(), ...(this.problem !== undefined ? { message: this.problem } : {}) });
+  }
+
+  /** The headline and prediction for `session` now, remembered as the last sent. */
+  private judged(session: TimelineSession, live: boolean): { headline: SessionHeadline; prediction: string | null } {
+    const words = { headline: this.deps.headline(session, live), prediction: this.deps.predict(session, live) };
+    this.lastJudged = JSON.stringify(words);
+    return words;
+  }
+
+  private judgeNow(): void {
+    const feed = this.feed;
+    if (feed === undefined || this.paused || !this.ready) return;
+    const words = { headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) };
+    const key = JSON.stringify(words);
+    if (key === this.lastJudged) return;
+    this.lastJudged = key;
+    this.post({ type: 'sessionNow', ...words });
   }
 
   private post(message: HostToWebview): void {
@@ -238,6 +272,7 @@ export class TimelinePanel implements RegisteredPanel {
     this.disposed = true;
     this.sims.dispose();
     this.opening.abort(new Error('timeline closed'));
+    clearInterval(this.judgeTimer);
     for (const s of this.feedSubscriptions.splice(0)) s.dispose();
     this.feed?.dispose();
     panels.release(this.content.key, this);

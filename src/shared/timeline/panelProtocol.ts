@@ -60,6 +60,11 @@ export type HostToWebview =
    * feed state stay. Deltas after it apply to this session.
    */
   | { type: 'sessionReplaced'; session: TimelineSession; headline: SessionHeadline; prediction: string | null }
+  /**
+   * Live: the same session judged again as time passes, with no new data (a source that stopped answering:
+   * the age of the last relist grows all the same). Sent only when the words changed.
+   */
+  | { type: 'sessionNow'; headline: SessionHeadline; prediction: string | null }
   | { type: 'feedState'; feed: FeedState; message?: string }
   /** The answer to `export`: where the file went (null: the user cancelled the save dialog). */
   | { type: 'exported'; requestId: number; path: string | null }

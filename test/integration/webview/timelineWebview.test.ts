@@ -555,7 +555,7 @@ describe('the session pane in headless Chromium', () => {
     await page.close();
   });
 
-  it("live: a replaced session (the agent's 410 reread) is drawn instead of the one shown; the label and range stay and later deltas grow it", async () => {
+  it("live: a replaced session (the agent's 410 reread) is drawn instead of the one shown; the label and range stay, later deltas grow it, a re-judgement changes the words only", async () => {
     const recorder = new SessionRecorder({ durationS: 120, pods: 10 });
     recorder.advance(90_000);
     const { page, consoleErrors } = await open(undefined, NODE);
@@ -596,6 +596,12 @@ describe('the session pane in headless Chromium', () => {
     await page.waitForTimeout(100);
     expect(Number(await relists())).toBe(fresh.session.relists.length);
     await expect(page.locator('#prediction').textContent()).resolves.toBe('grown');
+    // Judged again with no new data (the source silent): the words change, the session does not.
+    await toPage(page, { type: 'sessionNow', headline: sessionHeadline(fresh.session, true, englishText), prediction: 'at this rate the threshold is crossed' });
+    await toPage(page, { type: 'feedState', feed: 'running', message: 'No answer from agent pod x since 10:00:05 UTC (timeout); retrying' });
+    await expect(page.locator('#prediction').textContent()).resolves.toBe('at this rate the threshold is crossed');
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('No answer from agent pod x since 10:00:05 UTC (timeout); retrying');
+    expect(Number(await relists())).toBe(fresh.session.relists.length);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });

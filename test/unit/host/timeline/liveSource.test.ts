@@ -150,6 +150,14 @@ describe('the live source chooses its way', () => {
     expect(source.session.relists).toHaveLength(againRelists + 1);
     expect(first.relists).toHaveLength(before + 1);
 
+    // A poll that goes unanswered (a frozen runtime also stops the port-forward): said while it lasts, once.
+    const status: Array<string | undefined> = [];
+    source.onStatus((p) => status.push(p));
+    follow.options().onPoll!('GET /v1/session: the port-forward did not open within 10s');
+    follow.options().onPoll!('GET /v1/session: the port-forward did not open within 10s');
+    follow.options().onPoll!(undefined);
+    expect(status).toEqual([expect.stringMatching(/^No answer from agent pod pleg-doctor\/pleg-doctor-agent-x7k2 since \d\d:\d\d:\d\d UTC \(GET \/v1\/session: the port-forward did not open within 10s\); retrying$/u), undefined]);
+
     source.dispose();
     await follow.stopped;
     expect(follow.options().signal.aborted).toBe(true);

@@ -113,7 +113,9 @@ const { PROTOCOL_VERSION } = await import('../../../../src/shared/timeline/panel
 const logs: string[] = [];
 const logger = { trace: () => undefined, debug: (m: string) => logs.push(m), info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)) };
 let services = { logger, session: { kube: undefined as unknown, model: { groups: () => [] } } };
-const opened: Array<{ context: string; node: string; disposed: boolean; signal: AbortSignal; replace: (s: TimelineSession) => void; delta: (d: SessionDelta) => void }> = [];
+const opened: Array<{ context: string; node: string; disposed: boolean; signal: AbortSignal; replace: (s: TimelineSession) => void; delta: (d: SessionDelta) => void; status: (p: string | undefined) => void }> = [];
+/** What the fake model says of any session; a test changes it to stand for time passing. */
+let prediction = 'predicted';
 /** What the next openLive waits for before it resolves (the way being chosen); resolved at once by default. */
 let choosing: Promise<void> = Promise.resolve();
 
@@ -128,6 +130,7 @@ const sources = {
     let session = liveSession(node);
     const deltaListeners = new Set<(d: SessionDelta) => void>();
     const replaceListeners = new Set<(s: TimelineSession) => void>();
+    const statusListeners = new Set<(p: string | undefined) => void>();
     const record = {
       context,
       node,
@@ -140,6 +143,9 @@ const sources = {
       delta: (d: SessionDelta) => {
         for (const l of deltaListeners) l(d);
       },
+      status: (p: string | undefined) => {
+        for (const l of statusListeners) l(p);
+      },
     };
     opened.push(record);
     await choosing;
@@ -151,11 +157,12 @@ const sources = {
       label: `via agent pod pleg-doctor/agent-of-${node}`,
       onDelta: (l: (d: SessionDelta) => void) => (deltaListeners.add(l), { dispose: () => deltaListeners.delete(l) }),
       onReplace: (l: (s: TimelineSession) => void) => (replaceListeners.add(l), { dispose: () => replaceListeners.delete(l) }),
+      onStatus: (l: (p: string | undefined) => void) => (statusListeners.add(l), { dispose: () => statusListeners.delete(l) }),
       dispose: () => (record.disposed = true),
     };
   },
   loadRecording: () => Promise.reject(new Error('no recordings here')),
-  predict: () => 'predicted',
+  predict: () => prediction,
 };
 
 const nodeElement = (context: string, name: string): unknown => ({ kind: 'node', context, name });
@@ -170,6 +177,7 @@ beforeEach(() => {
   fake.commands.clear();
   opened.length = 0;
   choosing = Promise.resolve();
+  prediction = 'predicted';
   services = { logger, session: { kube: undefined, model: { groups: () => [] } } };
   for (const k of Object.keys(fake.clusters)) delete fake.clusters[k];
   registerTimelinePanel({ ...(services as object), context: { extensionUri: { fsPath: '/ext' } }, nodeAccess: {} } as never, sources as never);
@@ -253,6 +261,47 @@ describe('timeline panels', () => {
     expect(panel.posted.at(-1)).toMatchObject({ type: 'feedState', feed: 'paused' });
     panel.receive({ type: 'resume', requestId: 2 });
     expect(panel.posted.at(-1)).toMatchObject({ type: 'session', session: third, feed: 'running' });
+  });
+
+  it('a live panel judges its session again as time passes with no new data, and says while its source is silent', async () => {
+    vi.useFakeTimers();
+    try {
+      await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
+      await vi.advanceTimersByTimeAsync(0);
+      const panel = fake.created[0]!;
+      panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+      const sent = panel.posted.length;
+      // Nothing new to say: nothing sent.
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(panel.posted).toHaveLength(sent);
+      // The last relist ages past its budget while no delta arrives: the new words within a second.
+      prediction = 'at this rate the threshold is crossed at 10:03:00 UTC (relists are failing or not finishing)';
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(panel.posted.slice(sent)).toEqual([{ type: 'sessionNow', headline: expect.objectContaining({ verdict: 'ready' }), prediction }]);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(panel.posted).toHaveLength(sent + 1);
+
+      const source = opened[0]!;
+      source.status('No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying');
+      expect(panel.posted.at(-1)).toEqual({ type: 'feedState', feed: 'running', message: 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying' });
+      // A page rebuilt meanwhile gets the trouble after the session.
+      panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+      expect(panel.posted.slice(-2).map((m) => [m['type'], m['message']])).toEqual([
+        ['session', undefined],
+        ['feedState', 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying'],
+      ]);
+      source.status(undefined);
+      expect(panel.posted.at(-1)).toEqual({ type: 'feedState', feed: 'running' });
+      // Closed: no more judging.
+      panel.dispose();
+      prediction = 'PLEG is unhealthy since 10:03:00 UTC';
+      const closed = panel.posted.length;
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(panel.posted).toHaveLength(closed);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('closing the panel while its way is still being chosen aborts the opening and leaves no feed', async () => {
