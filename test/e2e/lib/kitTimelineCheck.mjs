@@ -2,7 +2,7 @@
 // checked inside the kit's one fault window (test/integration/realk8s/treeInCodeServer.ts drives it from the
 // window's hooks). Opened from the node's row once the agent runs, the panel must name the way
 // ("Live — via agent pod NS/NAME") and receive relists; from then on a recorder notes, with the time it saw
-// each: every change of the panel's prediction sentence (and its relist count and feed state), and, while
+// each: every change of the panel's prediction sentence or feed state (with its relist count), and, while
 // node-problem-detector says PLEGAtRisk=True, the tree's tooltip quoting it. The window holds both against
 // the kubelet's posts (its `posts`).
 import { openTimeline, readTimeline, waitForTimeline } from './timelineCheck.mjs';
@@ -33,7 +33,7 @@ export function waitForAgentFeed(page, node, relists, { timeoutMs = 60_000 } = {
  * Records the panel and the tree's tooltip until stop(). `atRisk()`: the PLEGAtRisk changes a watch saw so
  * far ({ atMs, status }); while the last is True and no tooltip was read since, the row is hovered (at most
  * `hoverMs` per round) and `onTooltip(text)` runs once it quotes the condition (the tooltip is then on screen).
- * `onPrediction(state)` runs on every new sentence, with the panel's state.
+ * `onPrediction(state)` runs on every new sentence or feed state, with the panel's state.
  */
 export function recordAgentTimeline(session, node, { atRisk, onTooltip, onPrediction, everyMs = 1_000, hoverMs = 4_000 }) {
   const predictions = [];
@@ -42,7 +42,8 @@ export function recordAgentTimeline(session, node, { atRisk, onTooltip, onPredic
   let running = true;
   const round = async () => {
     const state = await readTimeline(session.page, node);
-    if (state && predictions.at(-1)?.prediction !== state.prediction) {
+    const last = predictions.at(-1);
+    if (state && (last?.prediction !== state.prediction || last?.feed !== state.feed)) {
       predictions.push({ atMs: Date.now(), prediction: state.prediction, relists: state.relists, feed: state.feed });
       await onPrediction?.(state);
     }

@@ -96,3 +96,24 @@ describe('compareRowWithPosts with node-problem-detector\u2019s PLEGAtRisk among
     expect(compareRowWithPosts(late, real.posts, { ...BOUND, atRisk: brief }).problems.join('\n')).toContain('the row said');
   });
 });
+
+describe('compareRowWithPosts on the real 1.26 window with node-problem-detector (test/fixtures/kit-tree-1.26)', () => {
+  const real126 = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/kit-tree-1.26/row.json'), 'utf8')) as { history: RowChange[]; posts: ReadyPost[]; atRisk: { atMs: number; status: string }[] };
+
+  it('holds: PLEGAtRisk=True came while the Node was already NotReady, and the row kept the kubelet\u2019s "Runtime down"', () => {
+    const { problems, lines } = compareRowWithPosts(real126.history, real126.posts, { ...BOUND, atRisk: real126.atRisk });
+    expect(problems).toEqual([]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^PLEGAtRisk=False → "Ready"/u),
+      expect.stringMatching(/^False "container runtime is down" → "Runtime down" after 0\.\d s$/u),
+      expect.stringMatching(/^PLEGAtRisk=True → "Runtime down" after 0\.0 s$/u),
+      expect.stringMatching(/^False "\[container runtime is down, PLEG is not healthy: .* → "PLEG" after 0\.\d s$/u),
+    ]);
+  });
+
+  it('fails when the row let PLEGAtRisk take the place of the kubelet\u2019s NotReady verdict', () => {
+    const risk = real126.atRisk.find((c) => c.status === 'True')!;
+    const wrong = real126.history.map((h) => (h.atMs >= risk.atMs && h.description.startsWith('Runtime down') ? { ...h, description: 'PLEG at risk · NotReady in ~1m50s' } : h));
+    expect(compareRowWithPosts(wrong, real126.posts, { ...BOUND, atRisk: real126.atRisk }).problems.join('\n')).toContain('the row said "Ready" → "Runtime down" → "PLEG at risk" → "PLEG"');
+  });
+});
