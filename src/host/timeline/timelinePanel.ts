@@ -36,8 +36,11 @@ export interface PanelDeps {
   services: Services;
   /** The model's sentence about the threshold for the session as it is now (A's predictThreshold). */
   predict(session: TimelineSession, live: boolean): string | null;
-  /** The node's state now (a replay: at its end), in the classifier's words (sessionHeadline). */
-  headline(session: TimelineSession, live: boolean): SessionHeadline;
+  /**
+   * The node's state now (a replay: at its end), in the classifier's words (sessionHeadline); `silent`: the
+   * live source is not answering, so the state is dated at its last data.
+   */
+  headline(session: TimelineSession, live: boolean, silent: boolean): SessionHeadline;
 }
 
 /** What a panel shows besides the what-if: nothing, or a node's session from a feed opened on demand. */
@@ -117,7 +120,10 @@ export class TimelinePanel implements RegisteredPanel {
         }),
         feed.onStatus((problem) => {
           this.problem = problem;
-          if (!this.paused) this.postFeedState();
+          if (this.paused) return;
+          this.postFeedState();
+          // The headline's "now" becomes "as of its last data" (and back) at once, not at the next tick.
+          this.judgeNow();
         }),
       );
       // A live session's age grows with no new data: the words follow the clock, not only the feed.
@@ -150,7 +156,7 @@ export class TimelinePanel implements RegisteredPanel {
 
   /** The headline and prediction for `session` now, remembered as the last sent. */
   private judged(session: TimelineSession, live: boolean): { headline: SessionHeadline; prediction: string | null } {
-    const words = { headline: this.deps.headline(session, live), prediction: this.deps.predict(session, live) };
+    const words = { headline: this.deps.headline(session, live, this.problem !== undefined), prediction: this.deps.predict(session, live) };
     this.lastJudged = JSON.stringify(words);
     return words;
   }
@@ -158,7 +164,7 @@ export class TimelinePanel implements RegisteredPanel {
   private judgeNow(): void {
     const feed = this.feed;
     if (feed === undefined || this.paused || !this.ready) return;
-    const words = { headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) };
+    const words = { headline: this.deps.headline(feed.session, true, this.problem !== undefined), prediction: this.deps.predict(feed.session, true) };
     const key = JSON.stringify(words);
     if (key === this.lastJudged) return;
     this.lastJudged = key;

@@ -282,8 +282,13 @@ describe('timeline panels', () => {
       expect(panel.posted).toHaveLength(sent + 1);
 
       const source = opened[0]!;
+      const silentFrom = panel.posted.length;
       source.status('No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying');
-      expect(panel.posted.at(-1)).toEqual({ type: 'feedState', feed: 'running', message: 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying' });
+      // The trouble, and the headline dated at the last data instead of "now", at once.
+      expect(panel.posted.slice(silentFrom)).toEqual([
+        { type: 'feedState', feed: 'running', message: 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying' },
+        { type: 'sessionNow', headline: expect.objectContaining({ verdict: 'ready', when: expect.stringMatching(/^as of \d\d:\d\d:\d\d UTC, when its source last answered \(Ready=True since before /u) }), prediction },
+      ]);
       // A page rebuilt meanwhile gets the trouble after the session.
       panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
       expect(panel.posted.slice(-2).map((m) => [m['type'], m['message']])).toEqual([
@@ -291,7 +296,10 @@ describe('timeline panels', () => {
         ['feedState', 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying'],
       ]);
       source.status(undefined);
-      expect(panel.posted.at(-1)).toEqual({ type: 'feedState', feed: 'running' });
+      expect(panel.posted.slice(-2)).toEqual([
+        { type: 'feedState', feed: 'running' },
+        { type: 'sessionNow', headline: expect.objectContaining({ when: expect.stringMatching(/^now \(Ready=True since before /u) }), prediction },
+      ]);
       // Closed: no more judging.
       panel.dispose();
       prediction = 'PLEG is unhealthy since 10:03:00 UTC';
