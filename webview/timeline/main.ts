@@ -86,6 +86,12 @@ onHostMessage((message) => {
     case 'sessionDelta':
       sessionPane?.applyDelta(message);
       break;
+    case 'sessionReplaced':
+      sessionPane?.replace(message);
+      break;
+    case 'sessionNow':
+      sessionPane?.judged(message);
+      break;
     case 'feedState':
       sessionPane?.setFeed(message.feed, message.message);
       break;

@@ -154,22 +154,46 @@ export class SessionPane {
 
   show(message: Extract<HostToWebview, { type: 'session' }>): void {
     const t = this.host.t;
-    this.session = message.session;
     this.mode = message.mode;
-    this.series = sessionSeries(message.session);
     this.byId('session-title').textContent = t('session.title', message.session.node);
     const label = this.byId('session-label');
     label.textContent = `${t(message.mode === 'live' ? 'mode.live' : 'mode.replay')} — ${message.label}`;
     label.className = `session-label mode-${message.mode}`;
-    this.showHeadline(message.headline);
-    this.showPrediction(message.prediction);
-    this.showLacks(message.session.lacks);
     // Live, the view follows the last 15 minutes (a day in view costs a redraw of every relist each second);
     // a replay shows the whole recording. A range the user picked stays.
     if (!this.rangeChosen) {
       this.rangeS = message.mode === 'live' ? LIVE_RANGE_S : null;
       (this.byId('range') as HTMLElement & { value: string }).value = this.rangeS === null ? 'all' : String(this.rangeS);
     }
+    this.draw(message);
+    this.setFeed(message.feed);
+  }
+
+  /**
+   * The live source read its whole session again (the agent's 410): drawn in place of the one shown, with
+   * the same mode, label, range and feed state. Before any session is shown there is nothing to replace:
+   * the host's `session` message comes with the panel's `ready`.
+   */
+  replace(message: Extract<HostToWebview, { type: 'sessionReplaced' }>): void {
+    if (this.session === undefined) return;
+    this.draw(message);
+  }
+
+  /** The same session judged again as time passed (live, no new data): the words only. */
+  judged(message: Extract<HostToWebview, { type: 'sessionNow' }>): void {
+    if (this.session === undefined) return;
+    this.showHeadline(message.headline);
+    this.showPrediction(message.prediction);
+  }
+
+  /** Draws `session` from scratch: the words above the charts, the charts, the legend. */
+  private draw(message: { session: TimelineSession; headline: SessionHeadline; prediction: string | null }): void {
+    this.session = message.session;
+    this.series = sessionSeries(message.session);
+    this.showHeadline(message.headline);
+    this.showPrediction(message.prediction);
+    this.showLacks(message.session.lacks);
+    this.countRelists();
     this.charts?.destroy();
     this.zoomed = false;
     const callbacks = {
@@ -181,8 +205,14 @@ export class SessionPane {
       },
     };
     this.charts = renderSessionCharts(this.byId('session-chart'), this.byId('lanes-chart'), this.series, this.labels(), Date.parse(message.session.startedAt) / 1000 || 0, callbacks, this.range());
+    // The legend is rebuilt for the new series, not compared with the old one's.
+    this.legendKeys = '';
     this.showLegend();
-    this.setFeed(message.feed);
+  }
+
+  /** The number of relists shown, on the pane (the e2e and tests read it; the charts are canvases). */
+  private countRelists(): void {
+    this.root.dataset['relists'] = String(this.session?.relists.length ?? 0);
   }
 
   applyDelta(message: Extract<HostToWebview, { type: 'sessionDelta' }>): void {
@@ -193,6 +223,7 @@ export class SessionPane {
     this.showHeadline(message.headline);
     this.showPrediction(message.prediction);
     if (message.delta.lacks !== undefined) this.showLacks(session.lacks);
+    this.countRelists();
     if (this.drawPending) return;
     this.drawPending = true;
     requestAnimationFrame(() => {

@@ -8,3 +8,5 @@ export { diagnoseAllNotReady } from '../diagnostics/diagnoseAllCommand';
 export { exportEvidenceBundle } from '../diagnostics/exportBundleCommand';
 export { chooseEditorAccess } from '../nodeAccess/chooseEditorAccess';
 export { takeCriSnapshotAnyWay } from '../nodeAccess/takeSnapshotAnyWay';
+// With chooseEditorAccess: the AgentConnection it hands out is this bundle's class.
+export { followAgentSession } from '../../infra/nodeAccess/agent/followAgentSession';

@@ -5,4 +5,4 @@ export { SshPoolHolder } from '../nodeAccess/sshPoolHolder';
 export { runNodeSnapshot } from '../nodeAccess/nodeSnapshotRunner';
 export { snapshotStageMessage, takeCriSnapshot } from '../nodeAccess/takeSnapshotCommand';
 export { fetchKubeletJournalOverSsh } from '../kubeletLog/kubeletLogSsh';
-export { startLiveFeed } from '../timeline/liveSourceFeed';
+export { sshTargetOf, startLiveFeed } from '../timeline/liveSourceFeed';

@@ -12,6 +12,8 @@ import type { NodeAccessConfig, NodeAccessTransportSetting } from '../../infra/s
 import { runLiveFeed } from '../../infra/timeline/liveFeed';
 import { resolveConnection } from '../nodeAccess/nodeSnapshotRunner';
 import type { SshPoolHolder } from '../nodeAccess/sshPoolHolder';
+import type { NodeConnection } from '../../infra/ssh/nodeAccess';
+import type { SshPool } from '../../infra/ssh/pool';
 
 const transportKinds: Record<NodeAccessTransportSetting, 'auto' | TransportKind> = { auto: 'auto', forward: 'unixSocket', exec: 'execRelay', crictl: 'crictl' };
 
@@ -30,6 +32,25 @@ export interface LiveFeedRequest {
   onDelta: (delta: SessionDelta) => void;
 }
 
+/** The node's SSH connection as the settings and ~/.ssh/config resolve it (not connected yet). */
+async function nodeConnection(gateway: KubeGateway | undefined, context: string, node: string, access: NodeAccessConfig, pool: SshPool, signal: AbortSignal): Promise<NodeConnection> {
+  if (gateway === undefined) throw new Error('the kubeconfig is not loaded: the node\u2019s SSH address comes from its Node object');
+  const kubeNode = await gateway.getNode(context, node, signal);
+  // resolveConnection reads only the node object, its context and its name from the entry.
+  const entry = { kind: 'node', context, name: node, node: kubeNode } as unknown as NodeEntry;
+  return resolveConnection(entry, access, pool);
+}
+
+/** `user@host:port` the feed will connect to, for the panel's "via SSH …" before the feed starts. */
+export async function sshTargetOf(pools: SshPoolHolder, request: Pick<LiveFeedRequest, 'gateway' | 'context' | 'node' | 'signal'> & { access: NodeAccessConfig }): Promise<string> {
+  const lease = pools.lease(request.access);
+  try {
+    return (await nodeConnection(request.gateway, request.context, request.node, request.access, lease.pool, request.signal)).host.description;
+  } finally {
+    lease.release();
+  }
+}
+
 /** Runs until the signal aborts; the pool lease is held for the whole feed and released at the end. */
 export async function startLiveFeed(pools: SshPoolHolder | undefined, request: LiveFeedRequest): Promise<void> {
   const { access, gateway, context, node, logger } = request;
@@ -39,11 +60,7 @@ export async function startLiveFeed(pools: SshPoolHolder | undefined, request: L
       lease === undefined || access === undefined
         ? undefined
         : async (signal: AbortSignal): Promise<CriReader> => {
-            if (gateway === undefined) throw new Error('the kubeconfig is not loaded: the node\u2019s SSH address comes from its Node object');
-            const kubeNode = await gateway.getNode(context, node, signal);
-            // resolveConnection reads only the node object, its context and its name from the entry.
-            const entry = { kind: 'node', context, name: node, node: kubeNode } as unknown as NodeEntry;
-            const connection = await resolveConnection(entry, access, lease.pool);
+            const connection = await nodeConnection(gateway, context, node, access, lease.pool, signal);
             await connection.host.connect(signal);
             const selection = await selectTransport(connection.host, {
               ...(access.criEndpoint !== '' ? { endpoint: access.criEndpoint } : {}),

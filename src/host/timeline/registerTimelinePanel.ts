@@ -4,7 +4,6 @@
 
 import * as vscode from 'vscode';
 import { CommandIds } from '../../shared/commandIds';
-import { readNodeAccessConfig } from '../config/settings';
 import { t } from '../l10n';
 import { pickNode } from '../nodeAccess/nodePicker';
 import type { NodeAccessRuntime } from '../nodeAccess/nodeAccessRuntime';
@@ -27,14 +26,12 @@ function nodeContent(context: string, node: string, services: Services, nodeAcce
     title: t('PLEG Timeline: {0}', node),
     target: { context, node },
     recording: null,
-    // The built-in demo's API stand-in serves a kubelet behind its node proxy (src/demo/kubeletEndpoints.ts),
-    // the one Diagnose Node reads: its nodes get the live feed like any cluster's, without SSH (the kubelet's
-    // metrics and the Ready condition), so the timeline tells the node's own story, now.
-    openFeed: () => {
+    // The way to the node's side is chosen when the panel opens (the agent pod, else SSH) and named in its
+    // label. The built-in demo's API stand-in serves a kubelet behind its node proxy (src/demo/kubeletEndpoints.ts),
+    // the one Diagnose Node reads: its nodes, with neither, get the kubelet's metrics and the Ready condition.
+    openFeed: async (signal) => {
       services.logger.info(`timeline of ${node} (context ${context}): starting the live feed`);
-      const overSsh = readNodeAccessConfig().config.clusters.clusters[context] !== undefined;
-      const label = overSsh ? t('{0} in {1}, over SSH and the API server', node, context) : t('{0} in {1}, through the API server (no SSH: the kubelet\'s metrics and the Ready condition)', node, context);
-      return Promise.resolve(liveFeed(sources.openLive(services, nodeAccess, context, node), label));
+      return liveFeed(await sources.openLive(services, nodeAccess, context, node, signal));
     },
   };
 }
@@ -67,7 +64,7 @@ async function pickRecording(): Promise<string | undefined> {
 
 export function registerTimelinePanel(services: Services, sources: TimelineSources = timelineSources): vscode.Disposable[] {
   const { context, nodeAccess } = services;
-  const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live) => sources.predict(session, live), headline: (session, live) => sessionHeadline(session, live, t) };
+  const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live) => sources.predict(session, live), headline: (session, live, silent) => sessionHeadline(session, live, t, silent) };
   return [
     vscode.commands.registerCommand(CommandIds.openWhatIfTimeline, () => {
       showPanel(whatIfContent(), deps);

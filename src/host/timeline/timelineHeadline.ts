@@ -1,6 +1,7 @@
 // The timeline's headline in words: the classifier's verdict on the session's last Ready condition
 // (src/core/timeline/headline.ts), named as the tree's tooltip names it, and when it holds — now for a
-// live session, at its end for a recording, which says so.
+// live session, at its end for a recording, which says so. A live session whose source stopped answering
+// (the agent, while the runtime it reads hangs) is dated at its last data, not called "now".
 
 import { headlineState } from '../../core/timeline/headline';
 import { utcClock as clock } from '../../core/timeline/utcClock';
@@ -11,7 +12,7 @@ import { atRiskRowText } from '../../core/tree/nodeDescription';
 import type { SessionHeadline } from '../../shared/timeline/panelProtocol';
 
 
-export function sessionHeadline(session: TimelineSession, live: boolean, t: Localize): SessionHeadline {
+export function sessionHeadline(session: TimelineSession, live: boolean, t: Localize, silent = false): SessionHeadline {
   const state = headlineState(session);
   if (state.verdict === null || state.ready === undefined || state.sinceEpochMs === undefined) {
     return {
@@ -28,7 +29,7 @@ export function sessionHeadline(session: TimelineSession, live: boolean, t: Loca
   return {
     verdict: state.verdict,
     title: risk !== undefined ? atRiskRowText(risk, new Date(state.atEpochMs), t) : verdictTitle(state.verdict, t),
-    when: live ? t('now ({0})', since) : t("at the recording's end, {0} ({1})", clock(state.atEpochMs), since),
+    when: !live ? t("at the recording's end, {0} ({1})", clock(state.atEpochMs), since) : silent ? t('as of {0}, when its source last answered ({1})', clock(state.atEpochMs), since) : t('now ({0})', since),
     message: risk !== undefined ? risk.message : state.ready.message,
   };
 }

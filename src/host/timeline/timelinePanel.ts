@@ -20,6 +20,8 @@ import { webviewHtml } from './webviewHtml';
 import { errorText } from '../../core/util/errorText';
 
 export const TIMELINE_VIEW_TYPE = 'plegDoctor.timeline';
+/** How often a live session is judged again without new data (the sentence states whole seconds). */
+export const JUDGE_EVERY_MS = 1_000;
 
 /** Only the built webview may be loaded into the panel. */
 export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -34,8 +36,11 @@ export interface PanelDeps {
   services: Services;
   /** The model's sentence about the threshold for the session as it is now (A's predictThreshold). */
   predict(session: TimelineSession, live: boolean): string | null;
-  /** The node's state now (a replay: at its end), in the classifier's words (sessionHeadline). */
-  headline(session: TimelineSession, live: boolean): SessionHeadline;
+  /**
+   * The node's state now (a replay: at its end), in the classifier's words (sessionHeadline); `silent`: the
+   * live source is not answering, so the state is dated at its last data.
+   */
+  headline(session: TimelineSession, live: boolean, silent: boolean): SessionHeadline;
 }
 
 /** What a panel shows besides the what-if: nothing, or a node's session from a feed opened on demand. */
@@ -44,8 +49,11 @@ export interface PanelContent {
   title: string;
   target: PanelTarget | null;
   recording: string | null;
-  /** Opens the session feed; absent for the what-if-only panel. Errors are shown in the panel. */
-  openFeed?: () => Promise<SessionFeed>;
+  /**
+   * Opens the session feed; absent for the what-if-only panel. Errors are shown in the panel. `signal`
+   * aborts when the panel closes while the feed is still opening (e.g. looking for the node's agent pod).
+   */
+  openFeed?: (signal: AbortSignal) => Promise<SessionFeed>;
 }
 
 export const panels = new PanelRegistry<TimelinePanel>();
@@ -54,7 +62,14 @@ export class TimelinePanel implements RegisteredPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly sims: SimWorkerClient;
   private feed: SessionFeed | undefined;
-  private feedSubscription: Subscription | undefined;
+  private feedSubscriptions: Subscription[] = [];
+  /** Aborted when the panel closes: a feed still opening stops there. */
+  private readonly opening = new AbortController();
+  /** The live source's trouble in words (the agent not answering), shown with the feed state. */
+  private problem: string | undefined;
+  /** The headline and prediction last sent, to send a re-judgement only when it says something new. */
+  private lastJudged = '';
+  private judgeTimer: ReturnType<typeof setInterval> | undefined;
   private feedError: string | undefined;
   private feedOpening: Promise<void> | undefined;
   private paused = false;
@@ -87,19 +102,35 @@ export class TimelinePanel implements RegisteredPanel {
     this.panel.reveal();
   }
 
-  private async startFeed(open: () => Promise<SessionFeed>): Promise<void> {
+  private async startFeed(open: (signal: AbortSignal) => Promise<SessionFeed>): Promise<void> {
     try {
-      const feed = await open();
+      const feed = await open(this.opening.signal);
       if (this.disposed) {
         feed.dispose();
         return;
       }
       this.feed = feed;
-      this.feedSubscription = feed.onDelta((delta) => {
-        if (!this.paused) this.post({ type: 'sessionDelta', delta, headline: this.deps.headline(feed.session, true), prediction: this.deps.predict(feed.session, true) });
-      });
+      this.feedSubscriptions.push(
+        feed.onDelta((delta) => {
+          if (!this.paused) this.post({ type: 'sessionDelta', delta, ...this.judged(feed.session, true) });
+        }),
+        // While paused nothing is sent: resuming sends the whole session, the replaced one by then.
+        feed.onReplace((session) => {
+          if (!this.paused) this.post({ type: 'sessionReplaced', session, ...this.judged(session, true) });
+        }),
+        feed.onStatus((problem) => {
+          this.problem = problem;
+          if (this.paused) return;
+          this.postFeedState();
+          // The headline's "now" becomes "as of its last data" (and back) at once, not at the next tick.
+          this.judgeNow();
+        }),
+      );
+      // A live session's age grows with no new data: the words follow the clock, not only the feed.
+      if (feed.mode === 'live') this.judgeTimer = setInterval(() => this.judgeNow(), JUDGE_EVERY_MS);
       this.sendSession();
     } catch (error) {
+      if (this.disposed) return;
       this.feedError = errorText(error);
       this.deps.services.logger.error(`timeline of ${this.content.title}: ${this.feedError}`);
       this.post({ type: 'feedState', feed: 'failed', message: t('The timeline could not start: {0}', this.feedError) });
@@ -115,8 +146,29 @@ export class TimelinePanel implements RegisteredPanel {
   private sendSession(): void {
     const feed = this.feed;
     if (feed === undefined) return;
-    const live = feed.mode === 'live';
-    this.post({ type: 'session', mode: feed.mode, label: feed.label, session: feed.session, headline: this.deps.headline(feed.session, live), prediction: this.deps.predict(feed.session, live), feed: this.feedState() });
+    this.post({ type: 'session', mode: feed.mode, label: feed.label, session: feed.session, ...this.judged(feed.session, feed.mode === 'live'), feed: this.feedState() });
+    if (this.problem !== undefined) this.postFeedState();
+  }
+
+  private postFeedState(): void {
+    this.post({ type: 'feedState', feed: this.feedState(), ...(this.problem !== undefined ? { message: this.problem } : {}) });
+  }
+
+  /** The headline and prediction for `session` now, remembered as the last sent. */
+  private judged(session: TimelineSession, live: boolean): { headline: SessionHeadline; prediction: string | null } {
+    const words = { headline: this.deps.headline(session, live, this.problem !== undefined), prediction: this.deps.predict(session, live) };
+    this.lastJudged = JSON.stringify(words);
+    return words;
+  }
+
+  private judgeNow(): void {
+    const feed = this.feed;
+    if (feed === undefined || this.paused || !this.ready) return;
+    const words = { headline: this.deps.headline(feed.session, true, this.problem !== undefined), prediction: this.deps.predict(feed.session, true) };
+    const key = JSON.stringify(words);
+    if (key === this.lastJudged) return;
+    this.lastJudged = key;
+    this.post({ type: 'sessionNow', ...words });
   }
 
   private post(message: HostToWebview): void {
@@ -225,7 +277,9 @@ export class TimelinePanel implements RegisteredPanel {
     if (this.disposed) return;
     this.disposed = true;
     this.sims.dispose();
-    this.feedSubscription?.dispose();
+    this.opening.abort(new Error('timeline closed'));
+    clearInterval(this.judgeTimer);
+    for (const s of this.feedSubscriptions.splice(0)) s.dispose();
     this.feed?.dispose();
     panels.release(this.content.key, this);
     this.panel.dispose();

@@ -23,7 +23,8 @@ export interface LoadedRecording {
 }
 
 export interface TimelineSources {
-  openLive(services: Services, nodeAccess: NodeAccessRuntime, context: string, node: string): LiveSourceLike;
+  /** Resolves once the way is chosen and the feed runs; `opening` aborts it while it opens (the panel closed). */
+  openLive(services: Services, nodeAccess: NodeAccessRuntime, context: string, node: string, opening: AbortSignal): Promise<LiveSourceLike>;
   loadRecording(path: string): Promise<LoadedRecording>;
   /** The model's sentence about the threshold, or null when it predicts nothing. */
   predict(session: TimelineSession, live: boolean): string | null;

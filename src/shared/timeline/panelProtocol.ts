@@ -11,7 +11,7 @@ export type { ChartSeries, Finding, FindingLevel, KubeletLine, WhatIfResult, Tim
 export type { ParamProblem } from '../../core/timeline/whatIf/whatIfParams';
 
 /** Bumped on any incompatible change; the host refuses a webview that speaks another version. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Which node a panel shows; absent for the what-if-only panel. */
 export interface PanelTarget {
@@ -54,6 +54,17 @@ export type HostToWebview =
   | { type: 'session'; mode: SessionMode; label: string; session: TimelineSession; headline: SessionHeadline; prediction: string | null; feed: FeedState }
   /** What the live feed added since the last message; applied with applySessionDelta. */
   | { type: 'sessionDelta'; delta: SessionDelta; headline: SessionHeadline; prediction: string | null }
+  /**
+   * The live source read its whole session again (the agent answered 410: the panel's cursor fell out of
+   * its window, or the agent restarted): `session` replaces the one shown, the mode, label, range and
+   * feed state stay. Deltas after it apply to this session.
+   */
+  | { type: 'sessionReplaced'; session: TimelineSession; headline: SessionHeadline; prediction: string | null }
+  /**
+   * Live: the same session judged again as time passes, with no new data (a source that stopped answering:
+   * the age of the last relist grows all the same). Sent only when the words changed.
+   */
+  | { type: 'sessionNow'; headline: SessionHeadline; prediction: string | null }
   | { type: 'feedState'; feed: FeedState; message?: string }
   /** The answer to `export`: where the file went (null: the user cancelled the save dialog). */
   | { type: 'exported'; requestId: number; path: string | null }

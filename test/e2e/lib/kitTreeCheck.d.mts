@@ -11,17 +11,24 @@ export interface RowChange {
   description: string;
 }
 
-export function expectedRowWord(post: ReadyPost): string | undefined;
-export function compareRowWithPosts(history: RowChange[], posts: ReadyPost[], options: { boundMs: number }): { problems: string[]; lines: string[] };
+export interface AtRiskChange {
+  atMs: number;
+  status: string;
+}
+
+export function expectedRowWord(post: ReadyPost, atRisk?: boolean): string | undefined;
+export function compareRowWithPosts(history: RowChange[], posts: ReadyPost[], options: { boundMs: number; atRisk?: AtRiskChange[] }): { problems: string[]; lines: string[] };
 export function prepareKitTree(options: { log: (line: string) => void }): Promise<string>;
 
 export interface KitTreeSession {
   runDir: string;
+  /** The workbench page (playwright-core's Page). */
+  readonly page: import('playwright-core').Page;
   close(): Promise<void>;
   recording(): Promise<{ history: RowChange[]; ticks: { count: number; lastMs: number } }>;
   waitForRow(pattern: RegExp, timeoutMs: number): Promise<string>;
   hover(accept: (text: string) => boolean, timeoutMs?: number): Promise<string>;
-  shot(name: string): Promise<string | undefined>;
+  shot(name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<string | undefined>;
   serverLogTail(): string;
 }
 

@@ -6,7 +6,10 @@
 // description with the time it saw it. What the row said is then held against the Ready posts the
 // window's own watch saw reach the API server (compareRowWithPosts): Ready, each NotReady form the kubelet
 // posted ("container runtime is down …" on 1.22 + dockershim, "PLEG is not healthy …"), and Ready again
-// after SIGCONT, each shown within a bound of its post, without a refresh.
+// after SIGCONT, each shown within a bound of its post, without a refresh. Where node-problem-detector
+// reports the PLEGAtRisk condition (the 1.26 kit), its changes count too: while Ready=True the row says
+// "PLEG at risk" when it is True (src/core/classify/classifyNode.ts; on a NotReady node the kubelet's
+// verdict wins).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,8 +30,8 @@ const CLOCK_SLACK_MS = 1_000;
  * health check "PLEG is not healthy"). A message none of these names is a form this check has no
  * expectation for: undefined.
  */
-export function expectedRowWord(post) {
-  if (post.status === 'True') return 'Ready';
+export function expectedRowWord(post, atRisk = false) {
+  if (post.status === 'True') return atRisk ? 'PLEG at risk' : 'Ready';
   if (post.message.includes('PLEG is not healthy')) return 'PLEG';
   if (/container runtime is down|container runtime not ready/u.test(post.message)) return 'Runtime down';
   return undefined;
@@ -39,39 +42,68 @@ const wordOf = (description) => description.split(' · ')[0] ?? '';
 const startsWithWord = (description, word) => wordOf(description) === word;
 
 /**
+ * Every change of what the row should say, oldest first: each Ready post, and each change of the
+ * PLEGAtRisk condition (`atRisk`: { atMs, status } as a watch saw them), with the word it makes the row
+ * say given the other one in force. Changes before the first post have no word yet and are left out.
+ */
+function expectedChanges(posts, atRisk) {
+  const merged = [...posts.map((p) => ({ atMs: p.atMs, post: p })), ...atRisk.map((c) => ({ atMs: c.atMs, risk: c }))].sort((a, b) => a.atMs - b.atMs);
+  const changes = [];
+  let post;
+  let risk;
+  for (const change of merged) {
+    if (change.post) post = change.post;
+    else risk = change.risk;
+    if (post === undefined) continue;
+    const what = change.post ? `${post.status} "${post.message.slice(0, 90)}"` : `PLEGAtRisk=${risk.status}`;
+    const cause = change.post ? `the Node posted ${post.status} "${post.message}"` : `node-problem-detector set PLEGAtRisk=${risk.status}`;
+    changes.push({ atMs: change.atMs, word: expectedRowWord(post, risk?.status === 'True'), what, cause });
+  }
+  return changes;
+}
+
+/**
  * What the row said against what the Node posted. `history`: the row's description changes as the page
  * saw them ({ atMs, description }, '' while the row was not shown); `posts`: every Ready change the watch
- * saw ({ atMs, status, message }), oldest first. Every post from the one in force when the recording
- * started on must show in the row, its verdict word within `boundMs` of the post, and the row may say
- * nothing the posts did not: the two sequences of verdict words are the same. Returns the problems (empty
- * when it held) and one line per post with how long the row took.
+ * saw ({ atMs, status, message }), oldest first; `atRisk` (optional): every PLEGAtRisk change a watch saw.
+ * Every change from the one in force when the recording started on must show in the row, its verdict word
+ * within `boundMs` of it, and the row may say nothing the changes did not: the two sequences of verdict
+ * words are the same. A word that held for less than `boundMs` (the Node posted Ready 2 s before NPD
+ * cleared PLEGAtRisk, say) may be skipped by the row, not said out of turn. Returns the problems (empty
+ * when it held) and one line per change with how long the row took.
  */
-export function compareRowWithPosts(history, posts, { boundMs }) {
+export function compareRowWithPosts(history, posts, { boundMs, atRisk = [] }) {
   const problems = [];
   const lines = [];
   const shown = history.filter((h) => h.description !== '');
   if (shown.length === 0) return { problems: ['the row was never shown'], lines };
   const from = shown[0].atMs;
-  const inForce = posts.filter((p) => p.atMs <= from).at(-1);
-  const relevant = [...(inForce ? [inForce] : []), ...posts.filter((p) => p.atMs > from)];
+  const changes = expectedChanges(posts, atRisk);
+  const inForce = changes.filter((c) => c.atMs <= from).at(-1);
+  const relevant = [...(inForce ? [inForce] : []), ...changes.filter((c) => c.atMs > from)];
   const descriptionAt = (t) => shown.filter((h) => h.atMs <= t).at(-1)?.description ?? '';
-  for (const post of relevant) {
-    const word = expectedRowWord(post);
+  // A word the next change replaced within the bound: the row may never have shown it.
+  const fleeting = (i) => i + 1 < relevant.length && relevant[i + 1].atMs - relevant[i].atMs < boundMs && relevant[i + 1].word !== relevant[i].word;
+  for (const [i, change] of relevant.entries()) {
+    const word = change.word;
     if (word === undefined) {
-      problems.push(`the Node posted ${post.status} "${post.message}", a form this check has no expectation for`);
+      problems.push(`${change.cause}, a form this check has no expectation for`);
       continue;
     }
-    // When the row first said the word, from just before the post on (the post in force at the start: from the start).
-    const start = post === inForce ? from : post.atMs - CLOCK_SLACK_MS;
+    // When the row first said the word, from just before the change on (the one in force at the start: from the start).
+    const start = change === inForce ? from : change.atMs - CLOCK_SLACK_MS;
     const seenAt = startsWithWord(descriptionAt(start), word) ? start : shown.find((h) => h.atMs > start && startsWithWord(h.description, word))?.atMs;
-    const after = seenAt === undefined ? undefined : Math.max(0, seenAt - Math.max(post.atMs, from));
-    lines.push(`${post.status} "${post.message.slice(0, 90)}" → "${word}" ${after === undefined ? 'never' : `after ${(after / 1000).toFixed(1)} s`}`);
-    if (after === undefined || after > boundMs) problems.push(`the Node posted ${post.status} "${post.message}" but the row did not say "${word}" within ${boundMs / 1000} s (${after === undefined ? 'never' : `${(after / 1000).toFixed(1)} s`})`);
+    const after = seenAt === undefined ? undefined : Math.max(0, seenAt - Math.max(change.atMs, from));
+    const brief = fleeting(i) && (after === undefined || after > boundMs);
+    lines.push(`${change.what} → "${word}" ${after === undefined ? 'never' : `after ${(after / 1000).toFixed(1)} s`}${brief ? ` (held ${((relevant[i + 1].atMs - change.atMs) / 1000).toFixed(1)} s: may be skipped)` : ''}`);
+    if (!brief && (after === undefined || after > boundMs)) problems.push(`${change.cause} but the row did not say "${word}" within ${boundMs / 1000} s (${after === undefined ? 'never' : `${(after / 1000).toFixed(1)} s`})`);
   }
   const squeeze = (words) => words.filter((w, i) => i === 0 || w !== words[i - 1]);
   const said = squeeze(shown.map((h) => wordOf(h.description)));
-  const posted = squeeze(relevant.map((p) => expectedRowWord(p) ?? '?'));
-  if (said.join(' → ') !== posted.join(' → ')) problems.push(`the row said ${said.map((w) => `"${w}"`).join(' → ')}, the Node posted ${posted.map((w) => `"${w}"`).join(' → ')}`);
+  const posted = squeeze(relevant.map((c) => c.word ?? '?'));
+  const lasting = squeeze(relevant.filter((_c, i) => !fleeting(i)).map((c) => c.word ?? '?'));
+  const saidLine = said.join(' → ');
+  if (saidLine !== posted.join(' → ') && saidLine !== lasting.join(' → ')) problems.push(`the row said ${said.map((w) => `"${w}"`).join(' → ')}, the Node posted ${posted.map((w) => `"${w}"`).join(' → ')}`);
   return { problems, lines };
 }
 
@@ -131,6 +163,10 @@ export async function startKitTree({ vsix, kubeconfig, nodeName, kit, shotsDir, 
   };
   const session = {
     runDir,
+    /** The workbench page (the timeline's checks drive it too). */
+    get page() {
+      return browser.page;
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -153,11 +189,11 @@ export async function startKitTree({ vsix, kubeconfig, nodeName, kit, shotsDir, 
     hover(accept, timeoutMs) {
       return hoverRow(browser.page, nodeName, accept, timeoutMs);
     },
-    /** A screenshot of the workbench into shotsDir as realk8s-<kit>-tree-<name>.png; the file, or undefined. */
-    async shot(name) {
+    /** A screenshot of the workbench (or of `clip`) into shotsDir as realk8s-<kit>-tree-<name>.png; the file, or undefined. */
+    async shot(name, clip) {
       const file = join(shotsDir, `realk8s-${kit}-tree-${name}.png`);
       try {
-        await browser.page.screenshot({ path: file, timeout: 15_000 });
+        await browser.page.screenshot({ path: file, timeout: 15_000, ...(clip ? { clip } : {}) });
         return file;
       } catch (err) {
         log(`kit tree: screenshot ${name}: ${err.message}`);

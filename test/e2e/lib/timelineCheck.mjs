@@ -40,7 +40,7 @@ export async function openTimeline(page, node, { via = 'contextMenu' } = {}) {
 }
 
 /**
- * What the timeline page of `node` shows, read inside its frame: title, source label, prediction, lacks,
+ * What the timeline page of `node` shows, read inside its frame: title, source label, relist count, prediction, lacks,
  * legend keys, feed state, the hovered relist's heading, and per chart how many canvas pixels are drawn
  * (not transparent) overall and per lane of the lanes chart. undefined while no frame shows that node.
  */
@@ -101,6 +101,8 @@ export async function readTimeline(page, node) {
           headline: headline?.textContent?.trim() ?? '',
           lanePixelsOutsidePlot: outside,
           label: text('#session-label'),
+          // The relists the pane holds (sessionPane.ts countRelists): grows as a live feed delivers.
+          relists: Number(document.querySelector('#session')?.dataset.relists ?? NaN),
           prediction: text('#prediction'),
           lacks: [...document.querySelectorAll('#lacks li')].map((li) => li.textContent ?? ''),
           legend: [...document.querySelectorAll('#session-legend li')].map((li) => li.dataset.key ?? ''),

@@ -67,7 +67,12 @@ function secondsBetween(a: number, b: number): number {
   return Math.round((b - a) / 100) / 10;
 }
 
-export function alertLeadTimeChecks(dir: string): { checks: KitWindowChecks; cleanup: () => Promise<void> } {
+export function alertLeadTimeChecks(dir: string): {
+  checks: KitWindowChecks;
+  cleanup: () => Promise<void>;
+  /** Every change of the Node's PLEGAtRisk condition so far, as this test's watch saw it (from beforeFreeze on). */
+  atRisk: () => readonly ConditionSample[];
+} {
   let prometheus: RunningPrometheus | undefined;
   let npd: RunningNpd | undefined;
   let watch: NodeWatch | undefined;
@@ -219,7 +224,7 @@ export function alertLeadTimeChecks(dir: string): { checks: KitWindowChecks; cle
     removePlegAtRisk(w.cluster);
   }
 
-  return { checks, cleanup: () => cleanup(windowOf) };
+  return { checks, cleanup: () => cleanup(windowOf), atRisk: () => conditions };
 }
 
 function writeLeadTimes(t: LeadTimes): void {

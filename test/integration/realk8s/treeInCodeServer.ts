@@ -9,16 +9,43 @@
 //    as the window's watch saw it; its tooltip quotes the kubelet's PLEG message verbatim; a screenshot;
 //  - afterRecovery: the row is Ready again, without a refresh, within ROW_BOUND_MS of the Ready post;
 //  - always (afterAll, also on failure): code-server and Chromium stopped.
+// With `agentTimeline` (a kit whose own checks install the agent and node-problem-detector before the freeze:
+// the 1.26 kit's alertLeadTimes.ts), and still no SSH configured in the workbench:
+//  - beforeFreeze, once the kit's checks and the workbench are both up (the agent must run before the panel
+//    looks for it): the node's PLEG Timeline, opened from its row, says "Live — via agent pod NS/NAME" and
+//    its relist count grows; a recorder then notes the panel's prediction and the tree's tooltip
+//    (../../e2e/lib/kitTimelineCheck.mjs);
+//  - whilePleg: the panel said "at this rate the threshold is crossed at …" (the crossing within
+//    CROSSING_BOUND_MS of the one the kubelet's message gives) before the kubelet's PLEG post, and the
+//    tree's tooltip quoted PLEGAtRisk=True before it; the row itself says "PLEG at risk" only while
+//    Ready=True (on a containerd node the kubelet posts "container runtime is down" about 40 s into the
+//    freeze, before node-problem-detector's 2-minute bound lets the plugin report), which the row check
+//    holds with the PLEGAtRisk changes among the posts; screenshots of both;
+//  - afterRecovery: the panel receives relists again and no longer says the agent is silent.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { KIT_TREE_SHOTS, compareRowWithPosts, prepareKitTree, startKitTree, type KitTreeSession } from '../../e2e/lib/kitTreeCheck.mjs';
+import { KIT_TREE_SHOTS, compareRowWithPosts, prepareKitTree, startKitTree, type AtRiskChange, type KitTreeSession } from '../../e2e/lib/kitTreeCheck.mjs';
+import { AGENT_MODE_LINE, clockTimeNear, openAgentTimeline, recordAgentTimeline, waitForAgentFeed, type AgentTimelineRecording } from '../../e2e/lib/kitTimelineCheck.mjs';
+import { parseGoDurationSeconds } from '../../../src/core/util/goDuration';
 import type { KitWindowChecks, PlegWindow } from './plegWindow';
 
 /** The tree follows the API server's watch; the page reads the row every 250 ms. */
 const ROW_BOUND_MS = 5_000;
 const READY_AGAIN_MS = 30_000;
+/**
+ * The panel's crossing against the kubelet's: both are the last successful relist's start plus 3 minutes,
+ * the agent's relist and the kubelet's each at most a period (1 s) before the freeze, and the sentence
+ * states whole seconds.
+ */
+const CROSSING_BOUND_MS = 5_000;
+const CROSSING_SENTENCE = /^at this rate the threshold is crossed at /u;
+
+export interface TreeOptions {
+  /** Also the node's PLEG Timeline through its agent pod (see the header); `atRisk`: the PLEGAtRisk changes a watch saw. */
+  agentTimeline?: { atRisk: () => readonly AtRiskChange[] };
+}
 
 const log = (line: string): void => console.log(line);
 
@@ -30,9 +57,11 @@ async function allOf(steps: (() => void | Promise<void>)[]): Promise<void> {
 }
 
 /** The kit's checks, plus the tree in code-server through the same hooks (call at the test file's top level). */
-export function withTreeInCodeServer(kit: KitWindowChecks): KitWindowChecks {
+export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions = {}): KitWindowChecks {
   let vsix = '';
   let session: KitTreeSession | undefined;
+  let panel: AgentTimelineRecording | undefined;
+  const atRisk = (): AtRiskChange[] => [...(options.agentTimeline?.atRisk() ?? [])];
   beforeAll(async () => {
     vsix = await prepareKitTree({ log });
   }, 360_000);
@@ -55,23 +84,100 @@ export function withTreeInCodeServer(kit: KitWindowChecks): KitWindowChecks {
   async function rowFollowsPosts(s: KitTreeSession, w: PlegWindow, when: string): Promise<void> {
     const { history, ticks } = await s.recording();
     // Kept for whoever reads a failure (CI keeps test-results/), beside the window's timeline recording.
-    writeFileSync(join(KIT_TREE_SHOTS, `realk8s-${w.cluster.kit}-tree-row.json`), JSON.stringify({ kit: w.cluster.kit, node: w.cluster.nodeName, history, posts: w.posts }, null, 2));
-    const { problems, lines } = compareRowWithPosts(history, w.posts, { boundMs: ROW_BOUND_MS });
+    writeFileSync(join(KIT_TREE_SHOTS, `realk8s-${w.cluster.kit}-tree-row.json`), JSON.stringify({ kit: w.cluster.kit, node: w.cluster.nodeName, history, posts: w.posts, atRisk: atRisk() }, null, 2));
+    const { problems, lines } = compareRowWithPosts(history, w.posts, { boundMs: ROW_BOUND_MS, atRisk: atRisk() });
     log(`tree in code-server on the real kubelet ${w.cluster.kit} (${when}; ${ticks.count} reads of the row):\n  ${lines.join('\n  ')}`);
-    expect(problems, JSON.stringify({ history, posts: w.posts })).toEqual([]);
+    expect(problems, JSON.stringify({ history, posts: w.posts, atRisk: atRisk() })).toEqual([]);
+  }
+
+  /** The webview's frame on the workbench, for a screenshot of the panel alone. */
+  async function panelClip(s: KitTreeSession): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
+    return (await s.page.locator('iframe.webview.ready').first().boundingBox()) ?? undefined;
+  }
+
+  /** Opens the panel through the agent and starts the recorder (after the kit's checks: the agent runs). */
+  async function openPanel(s: KitTreeSession, w: PlegWindow): Promise<void> {
+    const node = w.cluster.nodeName;
+    const { first, grown } = await openAgentTimeline(s.page, node);
+    log(`timeline in code-server on the real kubelet ${w.cluster.kit}, no SSH configured: "${grown.label}"; ${first.relists} → ${grown.relists} relists; "${grown.prediction}"`);
+    await s.shot('timeline-agent-healthy', await panelClip(s));
+    let shotPredicted = false;
+    panel = recordAgentTimeline(s, node, {
+      atRisk,
+      onTooltip: async () => {
+        await s.shot('at-risk');
+      },
+      onPrediction: async (state) => {
+        if (shotPredicted || !CROSSING_SENTENCE.test(state.prediction)) return;
+        shotPredicted = true;
+        await s.shot('timeline-agent-predicted', await panelClip(s));
+      },
+    });
+  }
+
+  /** The panel's prediction and the tree's PLEGAtRisk against the kubelet's posts (the window's watch). */
+  function panelBeforePosts(w: PlegWindow, recording: AgentTimelineRecording, frozeAt: number): void {
+    const at = (ms: number | undefined): string => (ms === undefined ? 'never' : `T+${((ms - frozeAt) / 1000).toFixed(1)}s`);
+    const after = w.posts.filter((p) => p.atMs > frozeAt);
+    const notReady = after.find((p) => p.status === 'False');
+    const pleg = after.find((p) => p.message.includes('PLEG is not healthy'));
+    if (pleg === undefined) throw new Error(`no PLEG post after the freeze: ${JSON.stringify(w.posts)}`);
+    const seen = /pleg was last seen active (\S+) ago/u.exec(pleg.message);
+    const crossing = pleg.atMs - parseGoDurationSeconds(seen?.[1] ?? 'NaN') * 1000 + 180_000;
+    const said = recording.predictions.find((p) => p.atMs > frozeAt && CROSSING_SENTENCE.test(p.prediction));
+    const predictedCrossing = said === undefined ? undefined : clockTimeNear(said.prediction, 'crossed at', said.atMs);
+    const predictedPost = said === undefined ? undefined : clockTimeNear(said.prediction, 'post NotReady at about', said.atMs);
+    const risk = atRisk().find((c) => c.atMs > frozeAt && c.status === 'True');
+    const tooltip = recording.tooltips.find((t) => t.atMs > frozeAt);
+    const silent = recording.predictions.find((p) => p.atMs > frozeAt && p.feed.startsWith('No answer from'));
+    const report = {
+      kit: w.cluster.kit,
+      frozeAt: new Date(frozeAt).toISOString(),
+      posts: { firstNotReady: at(notReady?.atMs), pleg: at(pleg.atMs), crossingFromMessage: at(crossing) },
+      panel: { crossingSaidAt: at(said?.atMs), sentence: said?.prediction, predictedCrossing: at(predictedCrossing), predictedNotReadyPost: at(predictedPost), agentSilentSeenAt: at(silent?.atMs) },
+      tree: { plegAtRiskTrueAt: at(risk?.atMs), tooltipQuotedAt: at(tooltip?.atMs) },
+      predictions: recording.predictions.map((p) => ({ at: at(p.atMs), prediction: p.prediction, relists: p.relists, feed: p.feed })),
+      recorderErrors: recording.errors,
+    };
+    writeFileSync(join(KIT_TREE_SHOTS, `realk8s-${w.cluster.kit}-timeline-agent.json`), `${JSON.stringify(report, null, 2)}\n`);
+    log(
+      [
+        `timeline through the agent and the tree on the real kubelet ${w.cluster.kit} (froze at T+0; first NotReady post ${at(notReady?.atMs)}, PLEG post ${at(pleg.atMs)}, crossing by the kubelet's message ${at(crossing)}):`,
+        `  panel: "${said?.prediction ?? '(no crossing sentence)'}" from ${at(said?.atMs)}: crossing ${at(predictedCrossing)}, NotReady post ${at(predictedPost)}${silent ? `; the agent silent from ${at(silent.atMs)} ("${silent.feed}")` : ''}`,
+        `  tree: PLEGAtRisk=True (node-problem-detector) ${at(risk?.atMs)}, quoted in the row's tooltip ${at(tooltip?.atMs)}`,
+      ].join('\n'),
+    );
+    expect(said, JSON.stringify(report)).toBeDefined();
+    expect(said!.atMs, 'the panel predicted the crossing before the kubelet posted PLEG').toBeLessThan(pleg.atMs);
+    expect(Math.abs((predictedCrossing ?? NaN) - crossing), `predicted crossing ${at(predictedCrossing)} vs ${at(crossing)}`).toBeLessThan(CROSSING_BOUND_MS);
+    expect(predictedPost, 'the sentence names the NotReady post').toBeGreaterThanOrEqual(predictedCrossing ?? Infinity);
+    expect(tooltip, JSON.stringify(report)).toBeDefined();
+    expect(tooltip!.atMs, 'the tree showed PLEGAtRisk=True before the kubelet posted PLEG').toBeLessThan(pleg.atMs);
+    expect(tooltip!.text).toContain('NotReadyPredicted');
   }
 
   return {
     ...kit,
-    beforeFreeze: (w) =>
-      allOf([
+    beforeFreeze: async (w) => {
+      await allOf([
         () => kit.beforeFreeze?.(w),
         async () => {
           session = await startKitTree({ vsix, kubeconfig: w.cluster.kubeconfig, nodeName: w.cluster.nodeName, kit: w.cluster.kit, shotsDir: KIT_TREE_SHOTS, log });
         },
-      ]),
-    whilePleg: (w, found) =>
-      allOf([
+      ]);
+      if (options.agentTimeline !== undefined) await onTree('timeline-open', (s) => openPanel(s, w));
+    },
+    whilePleg: async (w, found) => {
+      // The recorder hovers the row too: stopped before the row's own hover below.
+      await panel?.stop();
+      await allOf([
+        () =>
+          panel === undefined
+            ? undefined
+            : onTree('timeline-pleg', async (s) => {
+                await s.shot('timeline-agent-pleg', await panelClip(s));
+                panelBeforePosts(w, panel!, found.frozeAt);
+              }),
         () => kit.whilePleg?.(w, found),
         () =>
           onTree('pleg', async (s) => {
@@ -84,9 +190,19 @@ export function withTreeInCodeServer(kit: KitWindowChecks): KitWindowChecks {
             expect(hover).toContain('PLEG is not healthy');
             expect(await s.shot('pleg')).toBeDefined();
           }),
-      ]),
-    afterRecovery: (w, recording, frozeAt) =>
-      allOf([
+      ]);
+    },
+    afterRecovery: async (w, recording, frozeAt) => {
+      // Before the kit's own checks, which remove the agent once its alerts cleared.
+      if (panel !== undefined) {
+        const last = panel.predictions.at(-1)?.relists ?? 0;
+        await onTree('timeline-resumed', async (s) => {
+          const state = await waitForAgentFeed(s.page, w.cluster.nodeName, last);
+          expect(state.label).toMatch(AGENT_MODE_LINE);
+          log(`timeline after SIGCONT: ${last} → ${state.relists} relists; feed "${state.feed}"; "${state.prediction}"`);
+        });
+      }
+      await allOf([
         () => kit.afterRecovery?.(w, recording, frozeAt),
         () =>
           onTree('ready-again', async (s) => {
@@ -95,6 +211,7 @@ export function withTreeInCodeServer(kit: KitWindowChecks): KitWindowChecks {
             await s.shot('ready-again');
             await s.close();
           }),
-      ]),
+      ]);
+    },
   };
 }

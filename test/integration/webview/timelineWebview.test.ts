@@ -555,6 +555,57 @@ describe('the session pane in headless Chromium', () => {
     await page.close();
   });
 
+  it("live: a replaced session (the agent's 410 reread) is drawn instead of the one shown; the label and range stay, later deltas grow it, a re-judgement changes the words only", async () => {
+    const recorder = new SessionRecorder({ durationS: 120, pods: 10 });
+    recorder.advance(90_000);
+    const { page, consoleErrors } = await open(undefined, NODE);
+    const label = 'via agent pod pleg-doctor/pleg-doctor-agent-x7k2';
+    await toPage(page, { type: 'session', mode: 'live', label, session: JSON.parse(JSON.stringify(recorder.session)) as typeof recorder.session, headline: sessionHeadline(recorder.session, true, englishText), prediction: 'before', feed: 'running' });
+    await page.locator('#session-chart canvas').first().waitFor();
+    const relists = (): Promise<string | null> => page.locator('#session').getAttribute('data-relists');
+    const shown = Number(await relists());
+    expect(shown).toBe(recorder.session.relists.length);
+    const green: [number, number, number] = [0x89, 0xd1, 0x85];
+    const before = await pixelsNear(page, green, 12, '#session-chart canvas');
+    // The user picks the last 5 minutes: a replacement keeps that choice.
+    await page.locator('#range').evaluate((el: { value: string; dispatchEvent(e: unknown): boolean }) => {
+      el.value = '300';
+      el.dispatchEvent(new (globalThis as unknown as { Event: new (t: string) => unknown }).Event('change'));
+    });
+
+    // The agent restarted: its session is 10 s long, with one failed relist the old one never had.
+    const fresh = new SessionRecorder({ durationS: 20, pods: 2, freeze: { atS: 2, forS: 60 } });
+    fresh.advance(10_000);
+    const again = JSON.parse(JSON.stringify(fresh.session)) as typeof fresh.session;
+    again.lacks = ['the agent restarted'];
+    await toPage(page, { type: 'sessionReplaced', session: again, headline: sessionHeadline(again, true, englishText), prediction: 'after' });
+    await page.waitForTimeout(100);
+    expect(Number(await relists())).toBe(again.relists.length);
+    expect(again.relists.length).toBeLessThan(shown);
+    await expect(page.locator('#prediction').textContent()).resolves.toBe('after');
+    await expect(page.locator('#lacks li').allTextContents()).resolves.toEqual(['the agent restarted']);
+    await expect(page.locator('#session-label').textContent()).resolves.toBe(`Live — ${label}`);
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('Receiving');
+    expect(await page.locator('#range').evaluate((el: { value: string }) => el.value)).toBe('300');
+    // Fewer relists drawn: the old session's line is gone, not kept under the new one.
+    expect(await pixelsNear(page, green, 12, '#session-chart canvas')).toBeLessThan(before);
+
+    // A delta after it applies to the replaced session.
+    const delta = fresh.advance(12_000);
+    await toPage(page, { type: 'sessionDelta', delta, headline: sessionHeadline(fresh.session, true, englishText), prediction: 'grown' });
+    await page.waitForTimeout(100);
+    expect(Number(await relists())).toBe(fresh.session.relists.length);
+    await expect(page.locator('#prediction').textContent()).resolves.toBe('grown');
+    // Judged again with no new data (the source silent): the words change, the session does not.
+    await toPage(page, { type: 'sessionNow', headline: sessionHeadline(fresh.session, true, englishText), prediction: 'at this rate the threshold is crossed' });
+    await toPage(page, { type: 'feedState', feed: 'running', message: 'No answer from agent pod x since 10:00:05 UTC (timeout); retrying' });
+    await expect(page.locator('#prediction').textContent()).resolves.toBe('at this rate the threshold is crossed');
+    await expect(page.locator('#feed-state').textContent()).resolves.toBe('No answer from agent pod x since 10:00:05 UTC (timeout); retrying');
+    expect(Number(await relists())).toBe(fresh.session.relists.length);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('live: deltas grow the charts, Pause asks the host and shows it, exports are requested by format', async () => {
     const recorder = new SessionRecorder({ durationS: 60, pods: 10 });
     recorder.advance(30_000);

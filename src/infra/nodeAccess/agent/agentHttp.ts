@@ -1,9 +1,13 @@
 // One HTTP/1.1 GET to the agent over a stream the caller opens (a pod port-forward): Node's HTTP client on
 // that stream, `Connection: close`, so each request has its own stream and nothing lingers in the API
 // server or the kubelet after it. The deadline covers opening the stream, the headers and the whole body.
+// The request is a ClientRequest made here, not http.request(): VS Code's extension host replaces
+// http.request (its proxy support, @vscode/proxy-agent createHttpPatch, on by default) with one that puts its
+// own agent on every request without a socketPath, and an agent takes the place of `createConnection`: the
+// GET went to localhost:80 instead of the port-forward (seen in code-server: connect ECONNREFUSED 127.0.0.1:80).
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { request } from 'node:http';
+import { ClientRequest } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { KubeTimeoutError } from '../../kube/errors';
 import { BodyTooLargeError } from '../../kube/kubeClient';
@@ -33,7 +37,7 @@ export async function agentGet(open: (signal: AbortSignal) => Promise<Duplex>, p
     const opened = stream;
     return await new Promise<AgentAnswer>((resolve, reject) => {
       // Not the Host of the API server: the agent answers any Host; this names what is asked for in its log.
-      const req = request({ createConnection: () => opened, path, method: 'GET', headers: { Host: 'pleg-doctor-agent', Accept: 'application/json, text/plain', Connection: 'close' } });
+      const req = new ClientRequest({ createConnection: () => opened, path, method: 'GET', headers: { Host: 'pleg-doctor-agent', Accept: 'application/json, text/plain', Connection: 'close' } });
       const onAbort = (): void => {
         req.destroy(reason());
         opened.destroy();

@@ -19,6 +19,8 @@ export interface FollowAgentOptions {
   /** The whole session: at the start, and again after a 410. */
   onSession(session: TimelineSession): void;
   onDelta(delta: SessionDelta): void;
+  /** After every poll: undefined when it answered, else why not (the poll is retried at the next one). */
+  onPoll?(problem: string | undefined): void;
 }
 
 /** Resolves when `signal` aborts; rejects when the first read fails or a grant is refused. */
@@ -35,18 +37,22 @@ export async function followAgentSession(connection: AgentConnection, options: F
       if (step.kind === 'deltas') {
         for (const delta of step.deltas) options.onDelta(delta);
         cursor = step.cursor;
+        options.onPoll?.(undefined);
       } else if (step.kind === 'reread') {
         logger.info(`${connection.label}: ${step.reason}; reading the whole session again`);
         const again = await connection.readSession(signal);
         options.onSession(again.session);
         cursor = again.cursor;
+        options.onPoll?.(undefined);
       } else {
         logger.warn(`${connection.label}: ${step.message}; retrying at the next poll`);
+        options.onPoll?.(step.message);
       }
     } catch (err) {
       if (signal.aborted) return;
       if (err instanceof AgentAccessError && err.grant !== undefined) throw err;
       logger.warn(`${connection.label}: ${errorText(err)}; retrying at the next poll`);
+      options.onPoll?.(errorText(err));
     }
   }
 }

@@ -3,12 +3,8 @@
 // bringing a node's panel back from the state its webview saved, and the session reaching the page only
 // after its `ready`.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoKubeconfigYaml } from '../../../../src/demo/demoKubeconfig';
-import type { TimelineSession } from '../../../../src/core/timeline/session';
+import type { SessionDelta, TimelineSession } from '../../../../src/core/timeline/session';
 import { recordedSession } from '../../../support/timelineSession';
 
 interface FakePanel {
@@ -116,12 +112,12 @@ const { PROTOCOL_VERSION } = await import('../../../../src/shared/timeline/panel
 
 const logs: string[] = [];
 const logger = { trace: () => undefined, debug: (m: string) => logs.push(m), info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)) };
-// Every context reads as the demo's (its kubeconfig cluster carries the demo's extension).
-const demoKubeconfig = join(mkdtempSync(join(tmpdir(), 'timeline-demo-')), 'kubeconfig');
-writeFileSync(demoKubeconfig, demoKubeconfigYaml([{ context: 'prod-eu', server: 'http://127.0.0.1:1' }, { context: 'staging', server: 'http://127.0.0.1:2' }]));
-const demoKube = { listContexts: () => [{ name: 'prod-eu', source: demoKubeconfig }, { name: 'staging', source: demoKubeconfig }] };
 let services = { logger, session: { kube: undefined as unknown, model: { groups: () => [] } } };
-const opened: Array<{ context: string; node: string; disposed: boolean }> = [];
+const opened: Array<{ context: string; node: string; disposed: boolean; signal: AbortSignal; replace: (s: TimelineSession) => void; delta: (d: SessionDelta) => void; status: (p: string | undefined) => void }> = [];
+/** What the fake model says of any session; a test changes it to stand for time passing. */
+let prediction = 'predicted';
+/** What the next openLive waits for before it resolves (the way being chosen); resolved at once by default. */
+let choosing: Promise<void> = Promise.resolve();
 
 function liveSession(node: string): TimelineSession {
   const s = recordedSession({ durationS: 20, pods: 3 });
@@ -130,13 +126,43 @@ function liveSession(node: string): TimelineSession {
 }
 
 const sources = {
-  openLive: (_s: unknown, _n: unknown, context: string, node: string) => {
-    const record = { context, node, disposed: false };
+  openLive: async (_s: unknown, _n: unknown, context: string, node: string, signal: AbortSignal) => {
+    let session = liveSession(node);
+    const deltaListeners = new Set<(d: SessionDelta) => void>();
+    const replaceListeners = new Set<(s: TimelineSession) => void>();
+    const statusListeners = new Set<(p: string | undefined) => void>();
+    const record = {
+      context,
+      node,
+      disposed: false,
+      signal,
+      replace: (s: TimelineSession) => {
+        session = s;
+        for (const l of replaceListeners) l(s);
+      },
+      delta: (d: SessionDelta) => {
+        for (const l of deltaListeners) l(d);
+      },
+      status: (p: string | undefined) => {
+        for (const l of statusListeners) l(p);
+      },
+    };
     opened.push(record);
-    return { session: liveSession(node), onDelta: () => ({ dispose: () => undefined }), dispose: () => (record.disposed = true) };
+    await choosing;
+    if (signal.aborted) throw signal.reason;
+    return {
+      get session() {
+        return session;
+      },
+      label: `via agent pod pleg-doctor/agent-of-${node}`,
+      onDelta: (l: (d: SessionDelta) => void) => (deltaListeners.add(l), { dispose: () => deltaListeners.delete(l) }),
+      onReplace: (l: (s: TimelineSession) => void) => (replaceListeners.add(l), { dispose: () => replaceListeners.delete(l) }),
+      onStatus: (l: (p: string | undefined) => void) => (statusListeners.add(l), { dispose: () => statusListeners.delete(l) }),
+      dispose: () => (record.disposed = true),
+    };
   },
   loadRecording: () => Promise.reject(new Error('no recordings here')),
-  predict: () => 'predicted',
+  predict: () => prediction,
 };
 
 const nodeElement = (context: string, name: string): unknown => ({ kind: 'node', context, name });
@@ -150,6 +176,8 @@ beforeEach(() => {
   fake.created.length = 0;
   fake.commands.clear();
   opened.length = 0;
+  choosing = Promise.resolve();
+  prediction = 'predicted';
   services = { logger, session: { kube: undefined, model: { groups: () => [] } } };
   for (const k of Object.keys(fake.clusters)) delete fake.clusters[k];
   registerTimelinePanel({ ...(services as object), context: { extensionUri: { fsPath: '/ext' } }, nodeAccess: {} } as never, sources as never);
@@ -172,6 +200,7 @@ describe('timeline panels', () => {
 
   it('a closed panel stops its feed and a new one opens next time', async () => {
     await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
+    await settle();
     fake.created[0]!.dispose();
     expect(opened[0]!.disposed).toBe(true);
     expect(panels.size).toBe(0);
@@ -209,18 +238,94 @@ describe('timeline panels', () => {
     expect(panel.posted.at(-1)).toEqual({ type: 'error', requestId: 3, message: 'The panel sent a message whose field format is not "json" or "csv".' });
   });
 
-  it("the demo's nodes run the live feed through the API server (their kubelet's metrics), labelled so; with node access, over SSH too", async () => {
-    services.session.kube = demoKube;
-    fake.clusters['staging'] = { user: 'root' };
-    await run(CommandIds.openTimeline, nodeElement('prod-eu', 'prod-eu-node-07'));
-    await run(CommandIds.openTimeline, nodeElement('staging', 'node-stack-01'));
+  it("the mode line names the source's way; a reread of the whole session (the agent's 410) replaces the page's, paused or not", async () => {
+    await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
     await settle();
-    expect(opened.map((o) => `${o.context}/${o.node}`)).toEqual(['prod-eu/prod-eu-node-07', 'staging/node-stack-01']);
-    const [demo, stack] = fake.created;
-    demo!.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-    stack!.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-    expect(demo!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: "prod-eu-node-07 in prod-eu, through the API server (no SSH: the kubelet's metrics and the Ready condition)" });
-    expect(stack!.posted[1]).toMatchObject({ type: 'session', mode: 'live', feed: 'running', label: 'node-stack-01 in staging, over SSH and the API server' });
+    const panel = fake.created[0]!;
+    panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+    expect(panel.posted[1]).toMatchObject({ type: 'session', mode: 'live', label: 'via agent pod pleg-doctor/agent-of-node-07' });
+    const source = opened[0]!;
+    const again = recordedSession({ durationS: 5, pods: 2 });
+    again.node = 'node-07';
+    source.replace(again);
+    expect(panel.posted.at(-1)).toEqual({ type: 'sessionReplaced', session: again, headline: expect.objectContaining({ verdict: 'ready' }), prediction: 'predicted' });
+    // Deltas after it are sent as before.
+    source.delta({ durationMs: 6_000 });
+    expect(panel.posted.at(-1)).toMatchObject({ type: 'sessionDelta', delta: { durationMs: 6_000 } });
+    // Paused: neither is sent; resuming sends the whole session, the replaced one.
+    panel.receive({ type: 'pause', requestId: 1 });
+    const third = recordedSession({ durationS: 3, pods: 1 });
+    third.node = 'node-07';
+    source.replace(third);
+    source.delta({ durationMs: 4_000 });
+    expect(panel.posted.at(-1)).toMatchObject({ type: 'feedState', feed: 'paused' });
+    panel.receive({ type: 'resume', requestId: 2 });
+    expect(panel.posted.at(-1)).toMatchObject({ type: 'session', session: third, feed: 'running' });
+  });
+
+  it('a live panel judges its session again as time passes with no new data, and says while its source is silent', async () => {
+    vi.useFakeTimers();
+    try {
+      await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
+      await vi.advanceTimersByTimeAsync(0);
+      const panel = fake.created[0]!;
+      panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+      const sent = panel.posted.length;
+      // Nothing new to say: nothing sent.
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(panel.posted).toHaveLength(sent);
+      // The last relist ages past its budget while no delta arrives: the new words within a second.
+      prediction = 'at this rate the threshold is crossed at 10:03:00 UTC (relists are failing or not finishing)';
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(panel.posted.slice(sent)).toEqual([{ type: 'sessionNow', headline: expect.objectContaining({ verdict: 'ready' }), prediction }]);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(panel.posted).toHaveLength(sent + 1);
+
+      const source = opened[0]!;
+      const silentFrom = panel.posted.length;
+      source.status('No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying');
+      // The trouble, and the headline dated at the last data instead of "now", at once.
+      expect(panel.posted.slice(silentFrom)).toEqual([
+        { type: 'feedState', feed: 'running', message: 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying' },
+        { type: 'sessionNow', headline: expect.objectContaining({ verdict: 'ready', when: expect.stringMatching(/^as of \d\d:\d\d:\d\d UTC, when its source last answered \(Ready=True since before /u) }), prediction },
+      ]);
+      // A page rebuilt meanwhile gets the trouble after the session.
+      panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+      expect(panel.posted.slice(-2).map((m) => [m['type'], m['message']])).toEqual([
+        ['session', undefined],
+        ['feedState', 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying'],
+      ]);
+      source.status(undefined);
+      expect(panel.posted.slice(-2)).toEqual([
+        { type: 'feedState', feed: 'running' },
+        { type: 'sessionNow', headline: expect.objectContaining({ when: expect.stringMatching(/^now \(Ready=True since before /u) }), prediction },
+      ]);
+      // Closed: no more judging.
+      panel.dispose();
+      prediction = 'PLEG is unhealthy since 10:03:00 UTC';
+      const closed = panel.posted.length;
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(panel.posted).toHaveLength(closed);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('closing the panel while its way is still being chosen aborts the opening and leaves no feed', async () => {
+    let choose!: () => void;
+    choosing = new Promise<void>((r) => (choose = r));
+    await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
+    await settle();
+    const source = opened[0]!;
+    expect(source.signal.aborted).toBe(false);
+    fake.created[0]!.dispose();
+    expect(source.signal.aborted).toBe(true);
+    choose();
+    await settle();
+    // The open rejected (aborted): nothing reached the closed panel, no error was logged for it.
+    expect(fake.created[0]!.posted).toEqual([]);
+    expect(logs.filter((l) => l.includes('could not') || l.includes('timeline closed'))).toEqual([]);
   });
 
   it('the headline is the classifier\'s verdict on the live session\'s last Ready condition, said of now', async () => {

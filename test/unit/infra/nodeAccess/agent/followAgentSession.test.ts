@@ -140,6 +140,7 @@ describe('followAgentSession through AgentConnection', () => {
     let calls = 0;
     const flaky = { openPodPortForward: (...a: unknown[]) => (++calls === 2 ? Promise.reject(new Error('ECONNRESET')) : (gateway.openPodPortForward as (...x: unknown[]) => Promise<unknown>)(...a)) } as unknown as KubeGateway;
     const warns: string[] = [];
+    const polls: Array<string | undefined> = [];
     const stop = new AbortController();
     let held: TimelineSession | undefined;
     const following = followAgentSession(new AgentConnection(flaky, 'ctx', POD), {
@@ -148,9 +149,13 @@ describe('followAgentSession through AgentConnection', () => {
       logger: { ...silentLogger, warn: (m) => void warns.push(String(m)) },
       onSession: (s) => (held = s),
       onDelta: (d) => applySessionDelta(held as TimelineSession, d),
+      onPoll: (p) => void polls.push(p),
     });
     log.apply(delta(1000));
     await eventually(() => warns.length > 0 && held?.durationMs === 1000);
+    // Each poll says how it went: the failed one why, the answered ones nothing.
+    expect(polls[0]).toMatch(/ECONNRESET/u);
+    expect(polls.slice(1).every((p) => p === undefined)).toBe(true);
     stop.abort();
     await following;
     expect(warns.some((w) => w.includes('ECONNRESET') && w.includes('retrying at the next poll'))).toBe(true);

@@ -55,3 +55,65 @@ describe('expectedRowWord', () => {
     expect(expectedRowWord(post('Unknown', 'Kubelet stopped posting node status.'))).toBeUndefined();
   });
 });
+
+describe('compareRowWithPosts with node-problem-detector\u2019s PLEGAtRisk among the changes', () => {
+  // Derived from the real 1.22 window: PLEGAtRisk=True put 60 s after the freeze's first post (the Node then
+  // NotReady: the kubelet's verdict wins) and False 8 s after the Ready post, so the row says "PLEG at risk"
+  // for those 8 s (classifyNode: Ready=True with PLEGAtRisk=True), as the 1.26 window's NPD makes it.
+  const runtimeDown = real.posts.find((p) => p.message.includes('container runtime is down'))!;
+  const readyAgain = real.posts.at(-1)!;
+  const atRisk = [
+    { atMs: real.posts[0]!.atMs - 30_000, status: 'False' },
+    { atMs: runtimeDown.atMs + 60_000, status: 'True' },
+    { atMs: readyAgain.atMs + 8_000, status: 'False' },
+  ];
+  const withAtRisk = (history: RowChange[]): RowChange[] => {
+    const last = history.at(-1)!;
+    return [...history.slice(0, -1), { atMs: last.atMs, description: 'PLEG at risk · NotReady due' }, { atMs: readyAgain.atMs + 8_400, description: last.description }];
+  };
+
+  it('holds: at risk while NotReady changes nothing in the row; after the Ready post the row says "PLEG at risk" until PLEGAtRisk=False', () => {
+    const { problems, lines } = compareRowWithPosts(withAtRisk(real.history), real.posts, { ...BOUND, atRisk });
+    expect(problems).toEqual([]);
+    expect(lines.some((l) => /^PLEGAtRisk=True → "Runtime down"|^PLEGAtRisk=True → "PLEG"/u.test(l))).toBe(true);
+    expect(lines.at(-2)).toMatch(/^True "kubelet is posting ready status" → "PLEG at risk" after \d+\.\d s$/u);
+    expect(lines.at(-1)).toMatch(/^PLEGAtRisk=False → "Ready" after 0\.\d s$/u);
+  });
+
+  it('fails when the row said Ready while NPD still said PLEGAtRisk=True (a tree that drops the condition)', () => {
+    const { problems } = compareRowWithPosts(real.history, real.posts, { ...BOUND, atRisk });
+    expect(problems.join('\n')).toContain('did not say "PLEG at risk"');
+  });
+
+  it('a word held for less than the bound may be skipped, not said out of turn', () => {
+    const brief = [atRisk[0]!, atRisk[1]!, { atMs: readyAgain.atMs + 2_000, status: 'False' }];
+    // The row went straight from PLEG to Ready: allowed, PLEG at risk held 2 s.
+    const { problems, lines } = compareRowWithPosts(real.history, real.posts, { ...BOUND, atRisk: brief });
+    expect(problems).toEqual([]);
+    expect(lines.at(-2)).toMatch(/"PLEG at risk" never \(held 2\.0 s: may be skipped\)$/u);
+    // Saying it after Ready came back is out of turn.
+    const late = [...real.history, { atMs: readyAgain.atMs + 20_000, description: 'PLEG at risk · NotReady due' }];
+    expect(compareRowWithPosts(late, real.posts, { ...BOUND, atRisk: brief }).problems.join('\n')).toContain('the row said');
+  });
+});
+
+describe('compareRowWithPosts on the real 1.26 window with node-problem-detector (test/fixtures/kit-tree-1.26)', () => {
+  const real126 = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/kit-tree-1.26/row.json'), 'utf8')) as { history: RowChange[]; posts: ReadyPost[]; atRisk: { atMs: number; status: string }[] };
+
+  it('holds: PLEGAtRisk=True came while the Node was already NotReady, and the row kept the kubelet\u2019s "Runtime down"', () => {
+    const { problems, lines } = compareRowWithPosts(real126.history, real126.posts, { ...BOUND, atRisk: real126.atRisk });
+    expect(problems).toEqual([]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^PLEGAtRisk=False → "Ready"/u),
+      expect.stringMatching(/^False "container runtime is down" → "Runtime down" after 0\.\d s$/u),
+      expect.stringMatching(/^PLEGAtRisk=True → "Runtime down" after 0\.0 s$/u),
+      expect.stringMatching(/^False "\[container runtime is down, PLEG is not healthy: .* → "PLEG" after 0\.\d s$/u),
+    ]);
+  });
+
+  it('fails when the row let PLEGAtRisk take the place of the kubelet\u2019s NotReady verdict', () => {
+    const risk = real126.atRisk.find((c) => c.status === 'True')!;
+    const wrong = real126.history.map((h) => (h.atMs >= risk.atMs && h.description.startsWith('Runtime down') ? { ...h, description: 'PLEG at risk · NotReady in ~1m50s' } : h));
+    expect(compareRowWithPosts(wrong, real126.posts, { ...BOUND, atRisk: real126.atRisk }).problems.join('\n')).toContain('the row said "Ready" → "Runtime down" → "PLEG at risk" → "PLEG"');
+  });
+});
