@@ -29,6 +29,7 @@ import type { KubeGateway, NodeWatch } from '../../../src/infra/kube/gateway';
 import type { RealCluster } from './cluster';
 import { cli, currentKit, kubectl, readyCondition, realCluster, REPO, scratchDir, script, until } from './cluster';
 import { predictionBefore } from '../../../src/core/timeline/postPredictions';
+import { firstEvaluationFrom, runtimeDownFromMs, syncLoopOf } from '../../../src/core/timeline/nodeStatusLoop';
 import type { PredictedEvent, TimelineSession } from '../../../src/core/timeline/session';
 
 /** What a kit's own checks get: the cluster, the test's gateway and watch, and what the watch saw. */
@@ -283,9 +284,39 @@ function checkRecording({ cluster, posts }: PlegWindow, session: TimelineSession
     }
     const predicted = t0 + p.predictedAtMs;
     const line = `${event}: happened ${since(actual)}, predicted ${since(predicted)} (off by ${((predicted - actual) / 1000).toFixed(1)} s), said ${((actual - t0 - p.atMs) / 1000).toFixed(1)} s before`;
-    report.push(line);
-    if (Math.abs(predicted - actual) >= 5_000) wrong.push(line);
+    if (Math.abs(predicted - actual) < 5_000) report.push(line);
+    else {
+      const other = event === 'runtime-down-posted' ? runtimeDownInsideGap(session, actual - t0 - 1_000) : undefined;
+      const otherLine = other !== undefined ? `; a sync started inside the stall's gap: with the freeze at the gap's other end the post comes ${since(t0 + other)}` : '';
+      report.push(`${line}${otherLine}`);
+      if (other === undefined || Math.abs(t0 + other - actual) >= 5_000) wrong.push(`${line}${otherLine}`);
+    }
   }
   console.log(`timeline predictions on the real kubelet ${cluster.kit} (runtime request timeout 30 s):\n  ${report.join('\n  ')}`);
   expect(wrong, `predictions: ${JSON.stringify(session.predictions)}`).toEqual([]);
+}
+
+/**
+ * The runtime froze somewhere between the feed's last answer and its next call's start, a gap of up to
+ * 1 s (StallDetector puts the stall in its middle). A node-status sync that starts inside that gap hangs
+ * or not depending on where in the gap the freeze really was, and the "container runtime is down" post
+ * then comes one hung sync (30 s) or one pause (10 s) later: the model cannot tell which. When the sync
+ * loop at `nowMs` had a sync start inside the gap, this is the post's instant with the freeze at whichever
+ * end of the gap changes the answer; undefined when no sync started inside it (the prediction had to be
+ * right).
+ */
+function runtimeDownInsideGap(session: TimelineSession, nowMs: number): number | undefined {
+  const loop = syncLoopOf(session, nowMs);
+  const stall = loop.stall;
+  if (stall === undefined || stall.kind !== 'hang') return undefined;
+  const at = (sinceMs: number): number | undefined => {
+    const moved = { ...stall, sinceMs };
+    return firstEvaluationFrom({ ...loop, stall: moved }, runtimeDownFromMs(stall));
+  };
+  const here = at(stall.sinceMs);
+  for (const sinceMs of [stall.sinceMs - 500, stall.sinceMs + 500]) {
+    const there = at(sinceMs);
+    if (there !== undefined && there !== here) return there;
+  }
+  return undefined;
 }
