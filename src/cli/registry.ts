@@ -28,6 +28,8 @@ const loadRemoteCommands = (): Promise<typeof RemoteCommands> => loadBundled('./
 export interface CommandEntry {
   /** One line for `pleg-doctor --help`. */
   summary: string;
+  /** Not listed in `pleg-doctor --help`: a command other programs run (the debug pod's), not people. */
+  hidden?: boolean;
   load(): Promise<CliCommand>;
 }
 
@@ -43,6 +45,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   diagnose: {
     summary: 'Diagnose one node: API and kubelet evidence (and, with --ssh, a CRI snapshot) → a report',
     load: async () => (await loadRemoteCommands()).diagnoseCommand(),
+  },
+  'kubelet-journal': {
+    summary: 'Print the kubelet journal for a window as journalctl -u kubelet -o short-precise does, from journald files (what the debug pod runs)',
+    hidden: true,
+    load: async () => (await loadRemoteCommands()).kubeletJournalCommand,
   },
   logs: {
     summary: 'Read a kubelet log (FILE or -): PLEG stretches, relist failures, NotReady transitions as JSON lines',

@@ -5,6 +5,7 @@
 
 import { createKubeGateway } from '../infra/kube/createGateway';
 import { createDiagnoseCommand } from './commands/diagnose';
+export { kubeletJournalCommand } from './commands/kubeletJournal';
 import { createNodesCommand } from './commands/nodes';
 import { createSnapshotCommand } from './commands/snapshot';
 import { createTimelineCommand } from './commands/timeline';
