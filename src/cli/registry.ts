@@ -52,8 +52,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await loadRemoteCommands()).kubeletJournalCommand,
   },
   logs: {
-    summary: 'Read a kubelet log (FILE or -): PLEG stretches, relist failures, NotReady transitions as JSON lines',
-    load: async () => (await import('./commands/logs')).createLogsCommand(() => process.stdin),
+    summary: 'Read a kubelet log (FILE, -, or a node\'s through a debug pod): PLEG stretches, relist failures, NotReady transitions as JSON lines',
+    load: async () => {
+      const { createLogsCommand, wantsNodeLog } = await import('./commands/logs');
+      const fromFile = createLogsCommand(() => process.stdin);
+      // A node's log through a debug pod needs the Kubernetes client: the remote bundle, only then.
+      return async (argv, io) => (wantsNodeLog(argv) && !argv.includes('--help') && !argv.includes('-h') ? (await loadRemoteCommands()).debugPodLogsCommand()(argv, io) : fromFile(argv, io));
+    },
   },
   nodes: {
     summary: 'List the live nodes of the kubeconfig\'s current context (or --context, --all-contexts) with their verdicts',

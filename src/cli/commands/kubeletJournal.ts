@@ -44,14 +44,14 @@ const OPTIONS = {
 } as const;
 
 /** "@1732406400" (journalctl's epoch form) or an ISO 8601 time with a zone; milliseconds since the epoch. */
-export function parseJournalTime(option: string, value: string): number {
+export function parseJournalTime(command: string, option: string, value: string): number {
   const epoch = /^@(\d{1,12})$/.exec(value);
   if (epoch !== null) return Number(epoch[1]) * 1000;
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
     const ms = Date.parse(value);
     if (Number.isFinite(ms)) return ms;
   }
-  throw new CliUsageError(`kubelet-journal: --${option} must be @EPOCH-SECONDS or an ISO 8601 time with a zone, got ${JSON.stringify(value)}`);
+  throw new CliUsageError(`${command}: --${option} must be @EPOCH-SECONDS or an ISO 8601 time with a zone, got ${JSON.stringify(value)}`);
 }
 
 export async function kubeletJournalCommand(argv: string[], io: CliIo): Promise<number> {
@@ -62,8 +62,8 @@ export async function kubeletJournalCommand(argv: string[], io: CliIo): Promise<
   }
   const v = parsed.values;
   if (v.since === undefined || v.until === undefined) throw new CliUsageError('kubelet-journal: --since and --until are required');
-  const sinceMs = parseJournalTime('since', v.since);
-  const untilMs = parseJournalTime('until', v.until);
+  const sinceMs = parseJournalTime('kubelet-journal', 'since', v.since);
+  const untilMs = parseJournalTime('kubelet-journal', 'until', v.until);
   if (untilMs < sinceMs) throw new CliUsageError('kubelet-journal: --until is before --since');
   const unit = v.unit ?? 'kubelet';
   if (!/^[A-Za-z0-9:_.\\@-]{1,255}$/.test(unit)) throw new CliUsageError(`kubelet-journal: --unit ${JSON.stringify(unit)} is not a systemd unit name`);
