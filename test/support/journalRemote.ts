@@ -50,3 +50,25 @@ export function realJournalctl(args: readonly string[], tz: string): Buffer {
   if (r.status !== 0) throw new Error(`journalctl ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.toString()}`);
   return r.stdout;
 }
+
+/**
+ * A real klog text log as the kubelet unit's journal entries: each line's own time (klog has no year: 2026,
+ * UTC) as the entry's realtime, its pid as _PID, the line as MESSAGE, as journald stores the kubelet's stderr.
+ */
+export function kubeletLogEntries(text: string, hostname: string, bootId = '0123456789abcdef0123456789abcdef'): ExportEntry[] {
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((line) => {
+      const m = /^[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+(\d+) /.exec(line);
+      if (m === null) throw new Error(`not a klog line: ${line}`);
+      const [, mo, d, h, mi, s, us, pid] = m as unknown as string[];
+      const usec = Date.UTC(2026, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) * 1000 + Number(us);
+      return {
+        realtimeUsec: usec,
+        monotonicUsec: usec - 1_790_000_000_000_000,
+        bootId,
+        fields: [['_HOSTNAME', hostname], ['_SYSTEMD_UNIT', 'kubelet.service'], ['SYSLOG_IDENTIFIER', 'kubelet'], ['_COMM', 'kubelet'], ['_PID', pid as string], ['_UID', '0'], ['MESSAGE', line]],
+      };
+    });
+}

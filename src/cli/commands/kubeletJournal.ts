@@ -4,7 +4,7 @@
 // Node and nothing else. stdout carries the journal, byte for byte journalctl's; stderr ends with one
 // summary line (core/journal/journalSummaryLine.ts). Not listed in `pleg-doctor --help`.
 
-import { formatJournalSummaryLine } from '../../core/journal/journalSummaryLine';
+import { formatJournalSummaryLine, JOURNAL_SUMMARY_PREFIX } from '../../core/journal/journalSummaryLine';
 import { DEFAULT_JOURNAL_DIRS, describeCompressed, JournalDirError, readUnitJournal } from '../../infra/journal/readUnitJournal';
 import { parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
@@ -18,7 +18,7 @@ Prints the kubelet unit's journal for the window as \`journalctl -u kubelet -o s
 journald's files itself (no journalctl needed: what the debug pod runs). TIME is @EPOCH-SECONDS (as
 journalctl takes it) or an ISO 8601 time with its zone. Timestamps are printed in the process's time zone
 (TZ). Entries whose message journald compressed (xz, lz4, zstd) are counted, not printed. The last line on
-stderr is "${'pleg-doctor-journal-summary'} {json}": entries, compressedNotRead, truncated, timedOut, files, errors.
+stderr is "${JOURNAL_SUMMARY_PREFIX}{json}": entries, compressedNotRead, truncated, timedOut, files, errors.
 
 Options:
   --since TIME          start of the window (inclusive; required)

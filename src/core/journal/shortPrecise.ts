@@ -109,7 +109,7 @@ export function stripTabAnsi(input: Uint8Array): Uint8Array {
   return Uint8Array.from(out);
 }
 
-/** format-util.c format_bytes (IEC, one decimal below the point, trailing B): "7B", "1.5K", "2.0M". */
+/** format-util.c format_bytes (IEC, one decimal below the point; the trailing B only on whole bytes): "7B", "1.5K", "2.0M". */
 export function formatBytes(n: number): string {
   const table: [string, number][] = [
     ['E', 1024 ** 6],
@@ -124,7 +124,7 @@ export function formatBytes(n: number): string {
     if (n >= factor) {
       const last = i === table.length - 1;
       const tenth = last ? Math.floor((n * 10) / factor) % 10 : Math.floor((Math.floor(n / (table[i + 1] as [string, number])[1]) * 10) / 1024) % 10;
-      return `${Math.floor(n / factor)}.${tenth}${suffix}B`;
+      return `${Math.floor(n / factor)}.${tenth}${suffix}`;
     }
   }
   return `${n}B`;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeletJournalCommand } from '../../../src/cli/commands/kubeletJournal';
 import { createLogsCommand } from '../../../src/cli/commands/logs';
 import { DEBUG_POD_SELECTOR } from '../../../src/core/nodeAccess/debugPodSpec';
-import { writeJournal, type ExportEntry } from '../../support/journalRemote';
+import { kubeletLogEntries, writeJournal, type ExportEntry } from '../../support/journalRemote';
 import { memoryIo } from '../../support/memoryIo';
 import { AGENT_IMAGE, importAgentImage } from './agentInstall';
 import type { RealCluster } from './cluster';
@@ -66,14 +66,7 @@ beforeAll(async () => {
   // As journald lays it out: DIR/<machine-id>/system.journal, the file 0640, owned by root.
   journalDir = join(scratch.dir, 'journal');
   mkdirSync(join(journalDir, MACHINE_ID), { recursive: true });
-  const entries: ExportEntry[] = readFileSync(FIXTURE, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const m = /^[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+(\d+) /.exec(l) as RegExpExecArray;
-      const usec = Date.UTC(2026, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) * 1000 + Number(m[6]);
-      return { realtimeUsec: usec, monotonicUsec: usec - 1_790_000_000_000_000, bootId: '0123456789abcdef0123456789abcdef', fields: [['_HOSTNAME', cluster.nodeName], ['_SYSTEMD_UNIT', 'kubelet.service'], ['SYSLOG_IDENTIFIER', 'kubelet'], ['_PID', m[7] as string], ['MESSAGE', l]] };
-    });
+  const entries = kubeletLogEntries(readFileSync(FIXTURE, 'utf8'), cluster.nodeName);
   const file = join(journalDir, MACHINE_ID, 'system.journal');
   writeJournal(file, entries, { compact: true });
   chmodSync(file, 0o640);

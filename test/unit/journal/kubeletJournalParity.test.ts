@@ -7,13 +7,14 @@
 // One file is compact (systemd 252+), one is not; the two are merged by time. Entries whose MESSAGE the
 // writer compressed (zstd, above 512 bytes) are the only difference: counted, never printed.
 
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeletJournalCommand } from '../../../src/cli/commands/kubeletJournal';
 import { JOURNAL_SUMMARY_PREFIX, splitJournalLog } from '../../../src/core/journal/journalSummaryLine';
-import { realJournalctl, writeJournal, type ExportEntry } from '../../support/journalRemote';
+import { kubeletLogEntries, realJournalctl, writeJournal, type ExportEntry } from '../../support/journalRemote';
 import { memoryIo } from '../../support/memoryIo';
 
 const FIXTURE = join(__dirname, '../../fixtures/logs/observed-1.36-containerd2.3-fault.log');
@@ -23,12 +24,11 @@ const MACHINE = '3d1219c7c4c5404aaa1f6d2a48adfda4';
 /** The writer's default compression threshold (journal-file.c DEFAULT_COMPRESS_THRESHOLD): 512 bytes of payload. */
 const COMPRESS_AT = 512;
 
-/** klog's "E1128 03:20:24.120803   12159 file.go:1] msg": the time (2026, UTC) and the pid. */
-function klogTime(line: string): { usec: number; pid: string } {
-  const m = /^[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+(\d+) /.exec(line);
-  if (m === null) throw new Error(`not a klog line: ${line}`);
-  const [, mo, d, h, mi, s, us, pid] = m as unknown as string[];
-  return { usec: Date.UTC(2026, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) * 1000 + Number(us), pid: pid as string };
+/** Deterministic bytes without structure: SHA-256 of a counter, chained. */
+function incompressible(n: number): Uint8Array {
+  const out: Buffer[] = [];
+  for (let i = 0; out.length * 32 < n; i++) out.push(createHash('sha256').update(String(i)).digest());
+  return Buffer.concat(out).subarray(0, n);
 }
 
 const kubelet = (usec: number, pid: string, message: string | Uint8Array, boot = BOOT_A, extra: [string, string][] = []): ExportEntry => ({
@@ -52,15 +52,13 @@ let compressedMessages: string[];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'pleg-journal-'));
-  lines = readFileSync(FIXTURE, 'utf8').split('\n').filter((l) => l !== '');
-  const kubeletEntries: ExportEntry[] = lines.map((l) => {
-    const t = klogTime(l);
-    return kubelet(t.usec, t.pid, l);
-  });
+  const text = readFileSync(FIXTURE, 'utf8');
+  lines = text.split('\n').filter((l) => l !== '');
+  const kubeletEntries = kubeletLogEntries(text, 'realk8s-node');
   first = kubeletEntries[0]?.realtimeUsec as number;
   last = kubeletEntries[kubeletEntries.length - 1]?.realtimeUsec as number;
   const mid = kubeletEntries[40]?.realtimeUsec as number;
-  const pid = klogTime(lines[0] as string).pid;
+  const pid = kubeletEntries[0]?.fields.find(([k]) => k === '_PID')?.[1] as string;
   const special: ExportEntry[] = [
     // PID 1 about the unit (add_matches_for_unit's third alternative), without a _SYSTEMD_UNIT of its own.
     { realtimeUsec: first - 2_000_000, monotonicUsec: first - 2_000_000 - 1_790_000_000_000_000, bootId: BOOT_A, fields: [['_HOSTNAME', 'realk8s-node'], ['_PID', '1'], ['SYSLOG_IDENTIFIER', 'systemd'], ['UNIT', 'kubelet.service'], ['MESSAGE', 'Started kubelet.service - kubelet: The Kubernetes Node Agent.']] },
@@ -69,13 +67,16 @@ beforeAll(() => {
     kubelet(first - 1_300_000, pid, 'first line\nsecond line\n\nfourth line\n'),
     kubelet(first - 1_200_000, pid, 'sent at its own time', BOOT_A, [['_SOURCE_REALTIME_TIMESTAMP', String(first - 9_000_000)]]),
     kubelet(first - 1_100_000, pid, `a long message ${'x'.repeat(2000)}`),
+    // Bytes that do not compress (the writer keeps a payload uncompressed when compressing does not shrink
+    // it) and are not UTF-8: a blob above 1 KiB, whose size format_bytes prints with a decimal.
+    kubelet(first - 1_050_000, pid, incompressible(1536)),
     // A root daemon about the unit (the fourth alternative) and the neighbours that must not show.
     other(mid + 1, 'containerd.service', 'containerd', '800', 'time="2026-11-28T03:20:30Z" level=info msg="not the kubelet"'),
     other(mid + 2, 'systemd-logind.service', 'systemd-logind', '600', 'about the kubelet', [['_UID', '0'], ['OBJECT_SYSTEMD_UNIT', 'kubelet.service']]),
     other(mid + 3, 'cron.service', 'CRON', '700', 'not root about it', [['_UID', '1000'], ['OBJECT_SYSTEMD_UNIT', 'kubelet.service']]),
     kubelet(last + 5_000_000, '4242', 'I1128 after the reboot', BOOT_B),
   ];
-  compressedMessages = [...lines, ...special.map((e) => e.fields.find(([k]) => k === 'MESSAGE')?.[1] as string)].filter((m) => typeof m === 'string' && Buffer.byteLength(`MESSAGE=${m}`) >= COMPRESS_AT);
+  compressedMessages = [...lines, ...special.map((e) => e.fields.find(([k]) => k === 'MESSAGE')?.[1])].filter((m): m is string => typeof m === 'string' && Buffer.byteLength(`MESSAGE=${m}`) >= COMPRESS_AT);
   const all = [...kubeletEntries, ...special];
   // Two files, as journald's rotation leaves them: the older half compact, the newer half not.
   const byTime = [...all].sort((a, b) => a.realtimeUsec - b.realtimeUsec);
@@ -117,6 +118,7 @@ describe('kubelet-journal against the real journalctl', () => {
     expect(compressedMessages.length).toBeGreaterThanOrEqual(2);
     expect(r.out).toBe(withoutCompressed(real));
     expect(real).toContain('-- Boot fedcba9876543210fedcba9876543210 --');
+    expect(r.out).toContain('kubelet[12159]: [1.5K blob data]\n');
     expect(r.out).toContain('systemd[1]: Started kubelet.service');
     expect(r.out).toContain('systemd-logind[600]: about the kubelet');
     expect(r.out).not.toContain('not the kubelet');

@@ -13,7 +13,7 @@ import { createLogsCommand, wantsNodeLog } from '../../../../src/cli/commands/lo
 import { isCliUsageError } from '../../../../src/cli/io';
 import type { KubeNode } from '../../../../src/core/kube/objects';
 import { fakePodsApi, fakePodsGateway, type FakePodScript } from '../../../support/fakePodsApi';
-import { writeJournal, type ExportEntry } from '../../../support/journalRemote';
+import { kubeletLogEntries, writeJournal, type ExportEntry } from '../../../support/journalRemote';
 import { memoryIo } from '../../../support/memoryIo';
 
 const FIXTURE = join(__dirname, '../../../fixtures/logs/observed-1.36-containerd2.3-fault.log');
@@ -26,14 +26,7 @@ let until: number;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pleg-logs-debugpod-'));
-  const entries: ExportEntry[] = readFileSync(FIXTURE, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const m = /^[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+(\d+) /.exec(l) as RegExpExecArray;
-      const usec = Date.UTC(2026, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) * 1000 + Number(m[6]);
-      return { realtimeUsec: usec, monotonicUsec: usec - 1_790_000_000_000_000, bootId: '0123456789abcdef0123456789abcdef', fields: [['_HOSTNAME', 'n1'], ['_SYSTEMD_UNIT', 'kubelet.service'], ['SYSLOG_IDENTIFIER', 'kubelet'], ['_PID', m[7] as string], ['MESSAGE', l]] };
-    });
+  const entries = kubeletLogEntries(readFileSync(FIXTURE, 'utf8'), 'n1');
   writeJournal(join(dir, 'system.journal'), entries, { compact: true });
   since = Math.floor((entries[0] as ExportEntry).realtimeUsec / 1e6);
   until = Math.ceil((entries[entries.length - 1] as ExportEntry).realtimeUsec / 1e6);
