@@ -164,11 +164,11 @@ export function readEntryRealtime(src: ByteSource, offset: number): number {
 }
 
 /**
- * The file's entry offsets in order: the chain of entry arrays from Header.entry_array_offset. Each array
- * holds (size - 24) / item-size slots (le32 in compact files, le64 otherwise); unused trailing slots are 0;
- * Header.n_entries says how many are in use in all.
+ * The file's entry arrays in order, each as the entry offsets it holds: the chain from
+ * Header.entry_array_offset. Each array has (size - 24) / item-size slots (le32 in compact files, le64
+ * otherwise); unused trailing slots are 0; Header.n_entries says how many are in use in all.
  */
-export function* entryOffsets(src: ByteSource, header: JournalHeader): Generator<number> {
+export function* entryArrays(src: ByteSource, header: JournalHeader): Generator<number[]> {
   const itemSize = header.compact ? 4 : 8;
   let remaining = header.nEntries;
   let next = header.entryArrayOffset;
@@ -179,14 +179,32 @@ export function* entryOffsets(src: ByteSource, header: JournalHeader): Generator
     const { size } = objectAt(src, next, OBJECT_ENTRY_ARRAY, 24);
     const b = readExactly(src, next, size, 'an entry array');
     const slots = Math.floor((size - 24) / itemSize);
+    const offsets: number[] = [];
     for (let i = 0; i < slots && remaining > 0; i++) {
       const off = header.compact ? u32(b, 24 + i * 4) : u64(b, 24 + i * 8);
       if (off === 0) break;
       remaining--;
-      yield off;
+      offsets.push(off);
     }
+    yield offsets;
     next = u64(b, 16);
   }
+}
+
+/**
+ * Where, in entries ordered by time, the first with a realtime at or after `sinceUsec` is: a bisection on
+ * the entries' realtime, as journalctl's --since seeks (sd-journal.c generic_array_bisect over the entry
+ * arrays).
+ */
+export function firstAtOrAfter(src: ByteSource, offsets: readonly number[], sinceUsec: number): number {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (readEntryRealtime(src, offsets[mid] as number) < sinceUsec) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A data object's payload ("FIELD=value", raw bytes), or what compressed it when it is compressed. */

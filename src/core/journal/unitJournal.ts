@@ -11,7 +11,7 @@
 // A data object journald compressed (xz, lz4, zstd; Node has none of them) cannot be read: an entry of the
 // window whose MESSAGE is compressed is counted by compression, never dropped without a word.
 
-import { entryOffsets, JournalFormatError, readData, readEntry, readEntryRealtime, readHeader } from './journalFile';
+import { entryArrays, firstAtOrAfter, JournalFormatError, readData, readEntry, readEntryRealtime, readHeader } from './journalFile';
 import type { ByteSource, Compression, EntryHead, JournalHeader } from './journalFile';
 import { formatShortPrecise, type LocalTime } from './shortPrecise';
 
@@ -86,7 +86,7 @@ type ParsedData = { name: string; value: Uint8Array } | { compression: Compressi
 const CACHE_LIMIT = 20_000;
 
 /** The unit's entries of one file at or after `since`, in the file's order. */
-function* fileCandidates(src: ByteSource, header: JournalHeader, unit: string, sinceUsec: number): Generator<FileStep> {
+function* fileCandidates(src: ByteSource, header: JournalHeader, unit: string, sinceUsec: number, untilUsec: number): Generator<FileStep> {
   const cache = new Map<number, ParsedData>();
   const dataAt = (offset: number): ParsedData => {
     if (cache.has(offset)) return cache.get(offset);
@@ -105,25 +105,46 @@ function* fileCandidates(src: ByteSource, header: JournalHeader, unit: string, s
     return parsed;
   };
   let read = 0;
+  let reachedSince = false;
   try {
-    for (const offset of entryOffsets(src, header)) {
-      read++;
-      if (read % PROGRESS_EVERY === 0) yield { progress: true };
-      if (readEntryRealtime(src, offset) < sinceUsec) continue;
-      const head = readEntry(src, header, offset);
-      const fields: FieldValues = new Map();
-      const compressed: Compression[] = [];
-      for (const item of head.items) {
-        const d = dataAt(item);
-        if (d === undefined) continue;
-        if ('compression' in d) compressed.push(d.compression);
-        else {
-          const list = fields.get(d.name);
-          if (list === undefined) fields.set(d.name, [d.value]);
-          else list.push(d.value);
+    for (const array of entryArrays(src, header)) {
+      // Until the window starts, an array is skipped whole when its last entry is before it, else entered
+      // at the first entry at or after it (a bisection, as journalctl seeks --since).
+      let start = 0;
+      if (!reachedSince) {
+        const last = array[array.length - 1];
+        if (last === undefined || readEntryRealtime(src, last) < sinceUsec) {
+          read += array.length;
+          yield { progress: true };
+          continue;
         }
+        start = firstAtOrAfter(src, array, sinceUsec);
+        read += start;
+        reachedSince = true;
       }
-      if (matchesUnit(fields, unit)) yield { head, fields, compressed };
+      for (let i = start; i < array.length; i++) {
+        const offset = array[i] as number;
+        read++;
+        if (read % PROGRESS_EVERY === 0) yield { progress: true };
+        // Past the seek, journalctl walks on without looking at --since again: an entry whose clock went
+        // back is shown where the file has it. The first entry past --until ends the file, whatever its
+        // unit: its later entries are not read (journalctl stops at the first of the unit's past it).
+        if (readEntryRealtime(src, offset) > untilUsec) return;
+        const head = readEntry(src, header, offset);
+        const fields: FieldValues = new Map();
+        const compressed: Compression[] = [];
+        for (const item of head.items) {
+          const d = dataAt(item);
+          if (d === undefined) continue;
+          if ('compression' in d) compressed.push(d.compression);
+          else {
+            const list = fields.get(d.name);
+            if (list === undefined) fields.set(d.name, [d.value]);
+            else list.push(d.value);
+          }
+        }
+        if (matchesUnit(fields, unit)) yield { head, fields, compressed };
+      }
     }
   } catch (err) {
     if (!(err instanceof JournalFormatError)) throw err;
@@ -176,7 +197,7 @@ export function* unitJournal(sources: readonly JournalSource[], query: UnitJourn
       yield { kind: 'file-error', file: s.name, message: err.message, entriesRead: 0 };
       continue;
     }
-    lanes.push({ name: s.name, seqnumId: header.seqnumId, steps: fileCandidates(s.src, header, unit, query.sinceUsec) });
+    lanes.push({ name: s.name, seqnumId: header.seqnumId, steps: fileCandidates(s.src, header, unit, query.sinceUsec, query.untilUsec) });
   }
   // Moves a file to its next entry of the unit, passing on its progress marks and its error.
   function* advance(lane: Lane): Generator<UnitJournalOutput> {
