@@ -3,7 +3,7 @@
 // output_timestamp_realtime (OUTPUT_SHORT_PRECISE: strftime "%b %d %H:%M:%S" in local time, then
 // ".%06llu"), shall_print, print_multiline (full width, as journalctl prints when not on a terminal), and
 // src/basic/string-util.c strip_tab_ansi. Held to the real journalctl in
-// test/integration/journal/journalctlParity.test.ts.
+// test/unit/cli/commands/kubeletJournal.parity.test.ts.
 
 /** logs-show.c PRINT_CHAR_THRESHOLD: a field this long or longer is not printed in the prefix. */
 const PRINT_CHAR_THRESHOLD = 300;

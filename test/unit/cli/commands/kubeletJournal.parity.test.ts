@@ -12,12 +12,12 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubeletJournalCommand } from '../../../src/cli/commands/kubeletJournal';
-import { JOURNAL_SUMMARY_PREFIX, splitJournalLog } from '../../../src/core/journal/journalSummaryLine';
-import { kubeletLogEntries, realJournalctl, writeJournal, type ExportEntry } from '../../support/journalRemote';
-import { memoryIo } from '../../support/memoryIo';
+import { kubeletJournalCommand } from '../../../../src/cli/commands/kubeletJournal';
+import { JOURNAL_SUMMARY_PREFIX, splitJournalLog } from '../../../../src/core/journal/journalSummaryLine';
+import { kubeletLogEntries, realJournalctl, writeJournal, type ExportEntry } from '../../../support/journalRemote';
+import { memoryIo } from '../../../support/memoryIo';
 
-const FIXTURE = join(__dirname, '../../fixtures/logs/observed-1.36-containerd2.3-fault.log');
+const FIXTURE = join(__dirname, '../../../fixtures/logs/observed-1.36-containerd2.3-fault.log');
 const BOOT_A = '0123456789abcdef0123456789abcdef';
 const BOOT_B = 'fedcba9876543210fedcba9876543210';
 const MACHINE = '3d1219c7c4c5404aaa1f6d2a48adfda4';

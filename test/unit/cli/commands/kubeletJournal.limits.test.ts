@@ -7,12 +7,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubeletJournalCommand } from '../../../src/cli/commands/kubeletJournal';
-import { splitJournalLog } from '../../../src/core/journal/journalSummaryLine';
-import { readUnitJournal } from '../../../src/infra/journal/readUnitJournal';
-import { isCliUsageError } from '../../../src/cli/io';
-import { realJournalctl, writeJournal, type ExportEntry } from '../../support/journalRemote';
-import { memoryIo } from '../../support/memoryIo';
+import { kubeletJournalCommand } from '../../../../src/cli/commands/kubeletJournal';
+import { splitJournalLog } from '../../../../src/core/journal/journalSummaryLine';
+import { readUnitJournal } from '../../../../src/infra/journal/readUnitJournal';
+import { isCliUsageError } from '../../../../src/cli/io';
+import { realJournalctl, writeJournal, type ExportEntry } from '../../../support/journalRemote';
+import { memoryIo } from '../../../support/memoryIo';
 
 const T0 = Date.UTC(2026, 10, 28, 3, 20, 0) * 1000;
 const entry = (i: number): ExportEntry => ({

@@ -1,9 +1,9 @@
-// The pieces of output_short that the parity test (kubeletJournalParity.test.ts) cannot reach with the real
+// The pieces of output_short that the parity test (test/unit/cli/commands/kubeletJournal.parity.test.ts) cannot reach with the real
 // writer: sizes of blob messages past 1 KiB (which the writer would compress), and strip_tab_ansi's torn
 // sequences. Expected values follow systemd's src/basic/format-util.c format_bytes_full (IEC, one decimal
 // below the point, trailing B) and src/basic/string-util.c strip_tab_ansi.
 import { describe, expect, it } from 'vitest';
-import { formatBytes, stripTabAnsi, utf8IsPrintable } from '../../../src/core/journal/shortPrecise';
+import { formatBytes, stripTabAnsi, utf8IsPrintable } from '../../../../src/core/journal/shortPrecise';
 
 const text = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
