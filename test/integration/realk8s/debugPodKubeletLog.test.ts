@@ -6,7 +6,9 @@
 // root without capabilities, and
 // - `--raw` returns the journal byte for byte as `kubelet-journal` prints it here (the pod's TZ is UTC),
 //   the compressed entry counted, and leaves no pod behind;
-// - without --raw, the findings are those of `logs FILE` on the same text (a PLEG stretch among them).
+// - without --raw, the findings are those of `logs FILE` on the same text (a PLEG stretch among them);
+// - a journal directory the node does not have: exit 1 on the kubelet's FailedMount event, quoted, the pod
+//   deleted, and the directory still absent (type Directory never creates it on the node).
 
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -112,4 +114,16 @@ describe('logs --access debug-pod on the real cluster', () => {
     expect(run.code, run.stderr).toBe(localCode);
     expect(debugPods(), run.stderr).toEqual([]);
   }, 180_000);
+
+  it('a journal directory the node does not have: FailedMount quoted, pod deleted, nothing created on the node', async () => {
+    const missing = join(scratch.dir, 'no-such-journal');
+    const args = BASE();
+    args[args.indexOf('--journal-dir') + 1] = missing;
+    const run = await cli(args, 240_000);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`cannot start: FailedMount: MountVolume\\.SetUp failed for volume "journal-0" : hostPath type check failed: ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a directory`));
+    expect(run.stderr).toMatch(/deleted\n/);
+    expect(existsSync(missing)).toBe(false);
+    expect(debugPods(), run.stderr).toEqual([]);
+  }, 260_000);
 });
