@@ -16,7 +16,7 @@ export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
 
 function usage(registry: Readonly<Record<string, CommandEntry>>): string {
-  const names = Object.keys(registry).sort();
+  const names = Object.keys(registry).filter((n) => registry[n]?.hidden !== true).sort();
   const width = Math.max(0, ...names.map((n) => n.length));
   return [
     'Usage: pleg-doctor <command> [options]',
@@ -61,7 +61,7 @@ export async function runCli(
   const entry = Object.hasOwn(registry, first) ? registry[first] : undefined;
   if (entry === undefined) {
     const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
-    io.stderr.write(`pleg-doctor: ${what} (commands: ${Object.keys(registry).sort().join(', ')}; try --help)\n`);
+    io.stderr.write(`pleg-doctor: ${what} (commands: ${Object.keys(registry).filter((n) => registry[n]?.hidden !== true).sort().join(', ')}; try --help)\n`);
     return EXIT_USAGE;
   }
   try {

@@ -28,6 +28,8 @@ const loadRemoteCommands = (): Promise<typeof RemoteCommands> => loadBundled('./
 export interface CommandEntry {
   /** One line for `pleg-doctor --help`. */
   summary: string;
+  /** Not listed in `pleg-doctor --help`: a command other programs run (the debug pod's), not people. */
+  hidden?: boolean;
   load(): Promise<CliCommand>;
 }
 
@@ -44,9 +46,19 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Diagnose one node: API and kubelet evidence (and, with --ssh, a CRI snapshot) → a report',
     load: async () => (await loadRemoteCommands()).diagnoseCommand(),
   },
+  'kubelet-journal': {
+    summary: 'Print the kubelet journal for a window as journalctl -u kubelet -o short-precise does, from journald files (what the debug pod runs)',
+    hidden: true,
+    load: async () => (await loadRemoteCommands()).kubeletJournalCommand,
+  },
   logs: {
-    summary: 'Read a kubelet log (FILE or -): PLEG stretches, relist failures, NotReady transitions as JSON lines',
-    load: async () => (await import('./commands/logs')).createLogsCommand(() => process.stdin),
+    summary: 'Read a kubelet log (FILE, -, or a node\'s through a debug pod): PLEG stretches, relist failures, NotReady transitions as JSON lines',
+    load: async () => {
+      const { createLogsCommand, wantsNodeLog } = await import('./commands/logs');
+      const fromFile = createLogsCommand(() => process.stdin);
+      // A node's log through a debug pod needs the Kubernetes client: the remote bundle, only then.
+      return async (argv, io) => (wantsNodeLog(argv) && !argv.includes('--help') && !argv.includes('-h') ? (await loadRemoteCommands()).debugPodLogsCommand()(argv, io) : fromFile(argv, io));
+    },
   },
   nodes: {
     summary: 'List the live nodes of the kubeconfig\'s current context (or --context, --all-contexts) with their verdicts',

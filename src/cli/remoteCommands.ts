@@ -4,7 +4,9 @@
 // parse it (src/cli/registry.ts).
 
 import { createKubeGateway } from '../infra/kube/createGateway';
+import { createDebugPodLogsCommand } from './commands/debugPodLogs';
 import { createDiagnoseCommand } from './commands/diagnose';
+export { kubeletJournalCommand } from './commands/kubeletJournal';
 import { createNodesCommand } from './commands/nodes';
 import { createSnapshotCommand } from './commands/snapshot';
 import { createTimelineCommand } from './commands/timeline';
@@ -13,4 +15,5 @@ import type { CliCommand } from './io';
 export const diagnoseCommand = (): CliCommand => createDiagnoseCommand(createKubeGateway);
 export const nodesCommand = (): CliCommand => createNodesCommand(createKubeGateway);
 export const timelineCommand = (): CliCommand => createTimelineCommand(createKubeGateway);
+export const debugPodLogsCommand = (): CliCommand => createDebugPodLogsCommand(createKubeGateway);
 export const snapshotCommand = (): CliCommand => createSnapshotCommand(createKubeGateway);

@@ -96,7 +96,7 @@ function live(command: string, files: ConventionFiles): string[] {
 }
 
 export const CLUSTER_COMMANDS = ['nodes', 'diagnose', 'timeline'] as const;
-export const ALL_COMMANDS = ['agent', 'classify', 'diagnose', 'logs', 'nodes', 'npd-plugin', 'replay', 'simulate', 'snapshot', 'timeline'] as const;
+export const ALL_COMMANDS = ['agent', 'classify', 'diagnose', 'kubelet-journal', 'logs', 'nodes', 'npd-plugin', 'replay', 'simulate', 'snapshot', 'timeline'] as const;
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');

@@ -1,5 +1,7 @@
 // An in-memory PodsApi for the debug pod's tests: pods are created, move through the phases a script gives,
 // answer their log, and go when deleted. Every call is recorded in order.
+import type { KubeNode } from '../../src/core/kube/objects';
+import type { KubeGateway } from '../../src/infra/kube/gateway';
 import type { PodsApi, PodSummary } from '../../src/infra/kube/podsTypes';
 
 export interface FakePodScript {
@@ -95,5 +97,22 @@ export function fakePodsApi(script: FakePodScript): FakePodsApi {
       calls.push('daemonset');
       return script.daemonSet;
     },
+  };
+}
+
+/** A gateway of one context whose only working parts are `getNode` (answering `node`) and the fake's pods API. */
+export function fakePodsGateway(api: FakePodsApi, node: KubeNode): KubeGateway {
+  const no = (): never => {
+    throw new Error('not used');
+  };
+  return {
+    listContexts: () => [{ name: 'ctx', cluster: 'c', user: 'u', server: 'https://127.0.0.1:6443', isCurrent: true }],
+    watchNodes: no,
+    listNodeEvents: no,
+    countPods: no,
+    getNode: () => Promise.resolve(node),
+    nodeProxyGet: no,
+    podsApi: () => api,
+    dispose: () => undefined,
   };
 }

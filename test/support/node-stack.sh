@@ -71,7 +71,8 @@ guard_owner() {
   fi
 }
 
-STACK_PACKAGES=(openssh-server containerd runc containernetworking-plugins busybox-static socat sudo iproute2)
+# systemd-journal-remote: its writer makes the real journal files of the journal reader tests (test/support/journalRemote.ts).
+STACK_PACKAGES=(openssh-server containerd runc containernetworking-plugins busybox-static socat sudo iproute2 systemd-journal-remote)
 
 cmd_install() {
   local missing=() p

@@ -4,24 +4,15 @@
 // terminal and without --yes nothing is created (exit 2). SIGINT/SIGTERM delete the pod before exiting
 // 130/143. The output is the SSH path's document plus `access` (the way, as wayLabel names it).
 
-import { createInterface } from 'node:readline/promises';
-import { describeLeftovers } from '../../core/nodeAccess/debugPodLeftovers';
-import { timeoutSignal } from '../../core/util/deadlineSignal';
-import { errorText } from '../../core/util/errorText';
-import type { Logger } from '../../core/util/logger';
-import type { KubeGateway } from '../../infra/kube/gateway';
-import type { KubeNode } from '../../core/kube/objects';
-import { DEFAULT_DEBUG_NAMESPACE, DebugPodSetupError, planDebugPodSnapshot, takeDebugPodSnapshot } from '../../infra/nodeAccess/debugPod/debugPodSnapshot';
-import { findDebugPodLeftovers } from '../../infra/nodeAccess/debugPod/leftovers';
-import { DebugPodAbortedError, DebugPodError } from '../../infra/nodeAccess/debugPod/runDebugPod';
-import type { DebugPodTimeouts } from '../../infra/nodeAccess/debugPod/runDebugPod';
+import { DEFAULT_DEBUG_NAMESPACE, planDebugPodSnapshot, takeDebugPodSnapshot } from '../../infra/nodeAccess/debugPod/debugPodSnapshot';
 import { durationOption, parseCommandArgs } from '../args';
 import { CliUsageError } from '../io';
 import type { CliIo } from '../io';
-import { chooseContext, CONTEXT_OPTION_HELP, gatewayOptions } from '../kubeContext';
-import type { KubeGatewayFactory } from '../kubeContext';
+import { CONTEXT_OPTION_HELP } from '../kubeContext';
 import { positiveInt } from '../sshNodeAccess';
-import { stderrLogger } from '../stderrLogger';
+import { runDebugPodCommand, type DebugPodCommandDeps } from './debugPodRun';
+
+export { terminalConfirmer, type Confirmer } from './debugPodRun';
 
 export const DEBUG_POD_SNAPSHOT_HELP = `
 Through a debug pod (--access debug-pod), without SSH:
@@ -96,51 +87,7 @@ export function parseDebugPodSnapshotArgs(argv: readonly string[]): DebugPodSnap
   };
 }
 
-/** How the command asks y/N: at a terminal only. */
-export interface Confirmer {
-  /** Whether a person can answer (standard input is a terminal). */
-  interactive: boolean;
-  /** Shows `text` and the question; resolves with the answer line. */
-  ask(text: string, signal: AbortSignal): Promise<string>;
-}
-
-/** The process's terminal: the question on stderr (stdout carries the JSON), the answer from stdin. */
-export function terminalConfirmer(): Confirmer {
-  return {
-    interactive: process.stdin.isTTY === true,
-    async ask(text, signal) {
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        return await rl.question(`${text}\nCreate it? [y/N] `, { signal });
-      } finally {
-        rl.close();
-      }
-    },
-  };
-}
-
-export interface DebugPodSnapshotDeps {
-  createGateway: KubeGatewayFactory;
-  confirmer: () => Confirmer;
-  /** Tests shorten the polling; production uses the defaults of runDebugPod. */
-  timeouts?: Partial<DebugPodTimeouts>;
-}
-
-/** 130 for SIGINT, 143 for SIGTERM (processIo.ts aborts with "interrupted by SIGNAL"). */
-function interruptedCode(signal: AbortSignal): number {
-  return /SIGTERM/.test(errorText(signal.reason)) ? 143 : 130;
-}
-
-async function nameLeftovers(gateway: KubeGateway, context: string, namespace: string, logger: Logger): Promise<void> {
-  const api = gateway.podsApi?.(context);
-  if (api === undefined) return;
-  try {
-    const line = describeLeftovers(await findDebugPodLeftovers(api, namespace, Date.now(), timeoutSignal(10_000)));
-    if (line !== undefined) logger.warn(line);
-  } catch (err) {
-    logger.warn(`could not look for leftover debug pods in ${namespace} (list pods): ${errorText(err)}`);
-  }
-}
+export type DebugPodSnapshotDeps = DebugPodCommandDeps;
 
 export function createDebugPodSnapshotCommand(deps: DebugPodSnapshotDeps): (argv: string[], io: CliIo, usage: string) => Promise<number> {
   return async (argv, io, usage) => {
@@ -149,70 +96,25 @@ export function createDebugPodSnapshotCommand(deps: DebugPodSnapshotDeps): (argv
       io.stdout.write(usage);
       return 0;
     }
-    const logger = stderrLogger(io, 'snapshot', true);
-    const gateway = deps.createGateway(gatewayOptions(args.kubeconfigs, logger, io));
-    try {
-      const { name: context } = chooseContext('snapshot', gateway, args.context);
-      const api = gateway.podsApi?.(context);
-      if (api === undefined) throw new Error('this Kubernetes gateway cannot create pods');
-      let node: KubeNode;
-      try {
-        node = await gateway.getNode(context, args.node, io.signal);
-      } catch (err) {
-        if (io.signal.aborted) return interruptedCode(io.signal);
-        io.stderr.write(`pleg-doctor: snapshot: cannot read node "${args.node}" in context "${context}": ${errorText(err)}\n`);
-        return 1;
-      }
-      let plan;
-      try {
-        plan = await planDebugPodSnapshot(api, { node, namespace: args.namespace, ...(args.image !== undefined ? { image: args.image } : {}), ...(args.criSocket !== undefined ? { criSocket: args.criSocket } : {}), deadlineSeconds: args.deadlineSeconds, callDeadlineMs: args.callDeadlineMs }, io.signal);
-      } catch (err) {
-        if (err instanceof DebugPodSetupError) throw new CliUsageError(`snapshot: ${err.message}`);
-        if (io.signal.aborted) return interruptedCode(io.signal);
-        throw err;
-      }
-      logger.info(`image from ${plan.imageFrom}`);
-      if (!args.yes) {
-        const confirmer = deps.confirmer();
-        if (!confirmer.interactive) {
-          io.stderr.write(`${plan.confirmation}\n`);
-          throw new CliUsageError('snapshot: creating a debug pod needs a confirmation: standard input is not a terminal, so pass --yes to create it');
-        }
-        let answer;
-        try {
-          answer = await confirmer.ask(plan.confirmation, io.signal);
-        } catch (err) {
-          if (io.signal.aborted) return interruptedCode(io.signal);
-          throw err;
-        }
-        if (!/^y(es)?$/i.test(answer.trim())) {
-          io.stderr.write('pleg-doctor: snapshot: not confirmed; nothing was created\n');
-          return 2;
-        }
-      } else {
-        // Logged as the editor logs it: what was created, with the words the user would have confirmed.
-        logger.info(`--yes given:\n${plan.confirmation}`);
-      }
-      try {
-        const { report, deleted } = await takeDebugPodSnapshot(api, plan.manifest, { logger, signal: io.signal, ...(deps.timeouts !== undefined ? { timeouts: deps.timeouts } : {}) });
-        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        await nameLeftovers(gateway, context, args.namespace, logger);
-        if (!deleted) return 1;
-        return report.snapshot.errors.length === 0 ? 0 : 1;
-      } catch (err) {
-        if (err instanceof DebugPodAbortedError) {
-          io.stderr.write(`pleg-doctor: snapshot: ${err.message}\n`);
-          return interruptedCode(io.signal);
-        }
-        if (err instanceof DebugPodError) {
-          io.stderr.write(`pleg-doctor: snapshot: ${err.message}\n`);
-          await nameLeftovers(gateway, context, args.namespace, logger);
-          return 1;
-        }
-        throw err;
-      }
-    } finally {
-      gateway.dispose();
-    }
+    return runDebugPodCommand(
+      {
+        command: 'snapshot',
+        node: args.node,
+        namespace: args.namespace,
+        yes: args.yes,
+        ...(args.context !== undefined ? { context: args.context } : {}),
+        kubeconfigs: args.kubeconfigs,
+        plan: (api, node, signal) =>
+          planDebugPodSnapshot(api, { node, namespace: args.namespace, ...(args.image !== undefined ? { image: args.image } : {}), ...(args.criSocket !== undefined ? { criSocket: args.criSocket } : {}), deadlineSeconds: args.deadlineSeconds, callDeadlineMs: args.callDeadlineMs }, signal),
+        run: async (api, plan, logger) => {
+          const { report, deleted } = await takeDebugPodSnapshot(api, plan.manifest, { logger, signal: io.signal, ...(deps.timeouts !== undefined ? { timeouts: deps.timeouts } : {}) });
+          io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          if (!deleted) return 1;
+          return report.snapshot.errors.length === 0 ? 0 : 1;
+        },
+      },
+      deps,
+      io,
+    );
   };
 }

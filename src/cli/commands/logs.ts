@@ -18,6 +18,7 @@ import { OutputBatch } from './outputBatch';
 import type { CliCommand, CliIo } from '../io';
 
 export const LOGS_USAGE = `Usage: pleg-doctor logs [options] FILE|-
+       pleg-doctor logs --node NAME --access debug-pod [--since TIME] [--until TIME] [--yes] [options]
 
 Reads a kubelet log (klog text, structured, contextual or JSON; plain, behind journalctl short,
 short-iso, short-precise, short-unix, ISO or CRI prefixes, or as journalctl -o json entries; "-" reads
@@ -32,9 +33,40 @@ Options:
   --year YEAR    year of the first year-less klog/syslog timestamp (default 2024; only matters across Feb 29)
   -h, --help     show this help
 
-Exit codes: 0 no PLEG stretch, 1 at least one PLEG stretch, 2 bad options or unreadable input,
-130 interrupted.
+A node's kubelet log through a debug pod (--access debug-pod), without SSH: a one-shot pod on the node
+reads the kubelet unit's journal from journald's files, read-only, as \`journalctl -u kubelet -o
+short-precise\` prints it (the pod runs \`pleg-doctor kubelet-journal\`; entries journald compressed are
+counted, not read), and is deleted when its output is read (docs/node-access-debug-pod.md). The
+findings and summary are as above; the summary line also has "access" and "journal" (entries,
+compressedNotRead, truncated, timedOut, errors).
+  --node NAME              the node (required)
+  --access debug-pod       read it through a debug pod
+  --since TIME, --until TIME  the window: @EPOCH-SECONDS or ISO 8601 with a zone (default: the last 30 min)
+  --journal-dir DIR        journal directory on the node, mounted read-only (repeatable; default
+                           /var/log/journal; a node with a volatile journal: /run/log/journal)
+  --raw                    print the journal itself instead of the findings
+  --yes                    create the pod without asking (needed when standard input is not a terminal)
+  --image IMG              the agent image to run (default: the pleg-doctor-agent DaemonSet's in --namespace)
+  --namespace NS           where the pod is created (default pleg-doctor)
+  --deadline DURATION      the pod's activeDeadlineSeconds (default 2m, 30s to 1h)
+  --max-bytes N            journal bytes the pod prints at most (default and at most 8388608)
+  --context NAME           kubeconfig context (default: the kubeconfig's current-context, as kubectl)
+  --kubeconfig FILE        read this kubeconfig (repeatable, merged) instead of KUBECONFIG's files or
+                           ~/.kube/config
+
+Exit codes: 0 no PLEG stretch, 1 at least one PLEG stretch (or, through a debug pod, the pod failed or
+its deletion was not confirmed), 2 bad options or unreadable input (or a debug pod not confirmed),
+130 interrupted (143 on SIGTERM through a debug pod, the pod deleted).
 `;
+
+/** `--node` or `--access` before any `--`: the node's log through a debug pod (debugPodLogs.ts), not a file. */
+export function wantsNodeLog(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--node' || arg.startsWith('--node=') || arg === '--access' || arg.startsWith('--access=')) return true;
+  }
+  return false;
+}
 
 const SPEC = { command: 'logs', options: { gap: { type: 'string' }, year: { type: 'string' } }, positionals: true } as const;
 

@@ -8,9 +8,17 @@
 // - hostPID: the CRI snapshot speaks to the runtime over its socket; it never looks at the node's
 //   processes. It becomes needed with the node probes (process state of the runtime, D-state tasks:
 //   /proc of the host), which over SSH run as shell commands and have no in-image form yet.
-// - the journal (/var/log/journal, /run/log/journal): needed for "Open Kubelet Log from Node" through a
-//   debug pod, which this image cannot do yet (no journal reader in it). Mounted only by that run.
-// - a service-account token, any capability, a writable root filesystem, privilege escalation, root.
+// - the journal: only the `kubelet-log` run mounts it (below), read-only, the directories asked for and no
+//   more; the CRI snapshot does not see it.
+// - a service-account token, any capability, a writable root filesystem, privilege escalation; root, but
+//   for the `kubelet-log` run, see there.
+//
+// The `kubelet-log` run ("Open Kubelet Log from Node" without SSH) runs `pleg-doctor kubelet-journal`, the
+// image's own reader of journald's files (the image has no journalctl). It has no CRI socket. It runs as
+// user 0, with every capability still dropped: journald creates its files 0640, owned by root and by a
+// group (systemd-journal) whose number differs between distributions (journal-file.c, journald's
+// tmpfiles.d/systemd.conf), so no fixed non-root user or group can read them; root without
+// CAP_DAC_OVERRIDE reads them as their owner and nothing that its mode bits do not allow.
 
 export const DEBUG_POD_NAME_LABEL = 'app.kubernetes.io/name';
 export const DEBUG_POD_NAME_VALUE = 'pleg-doctor-debug';
@@ -20,23 +28,41 @@ export const DEBUG_POD_MANAGED_BY_VALUE = 'pleg-doctor';
 export const DEBUG_POD_SELECTOR = `${DEBUG_POD_NAME_LABEL}=${DEBUG_POD_NAME_VALUE},${DEBUG_POD_MANAGED_BY_LABEL}=${DEBUG_POD_MANAGED_BY_VALUE}`;
 /** Where the node's CRI socket appears inside the pod: the node's own path (what the snapshot reports). */
 export const DEBUG_POD_CONTAINER = 'snapshot';
+/** The container of the `kubelet-log` run. */
+export const DEBUG_POD_LOG_CONTAINER = 'kubelet-log';
 
 /** The image's non-root user and group (deploy/image/Dockerfile `USER 65532:65532`). */
 const IMAGE_USER = 65532;
 
-/** What the pod runs. One kind today; each later kind brings its own mounts (see the header). */
-export type DebugPodRun = {
-  kind: 'cri-snapshot';
-  /** Per-call deadline of the CRI calls inside the pod (the snapshot's `--timeout`). */
-  callDeadlineMs: number;
-};
+/** What the pod runs; each kind brings its own mounts (see the header). */
+export type DebugPodRun =
+  | {
+      kind: 'cri-snapshot';
+      /** Per-call deadline of the CRI calls inside the pod (the snapshot's `--timeout`). */
+      callDeadlineMs: number;
+    }
+  | {
+      kind: 'kubelet-log';
+      /** The window, as `journalctl --since/--until @S` takes it: whole seconds. */
+      sinceEpochMs: number;
+      untilEpochMs: number;
+      /** Journal directories on the node, each mounted read-only at its own path (journalctl -D reads each). */
+      journalDirs: string[];
+      /** The reader's byte cap and deadline inside the pod (`--max-bytes`, `--timeout`). */
+      maxBytes: number;
+      readDeadlineMs: number;
+    };
+
+/** The kubelet's container log rotates at containerLogMaxSize, 10 MiB by default (KubeletConfiguration): a
+ * journal the pod prints must stay below it, or the log read back would start part way. */
+export const KUBELET_LOG_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface DebugPodRequest {
   node: string;
   namespace: string;
   image: string;
-  /** The CRI socket's path on the node (a unix socket), mounted at the same path in the pod. */
-  criSocket: string;
+  /** The CRI socket's path on the node (a unix socket), mounted at the same path in the pod: the `cri-snapshot` run's. */
+  criSocket?: string;
   run: DebugPodRun;
   /** activeDeadlineSeconds: the kubelet kills the pod this long after it started, whoever is still waiting. */
   deadlineSeconds: number;
@@ -84,12 +110,29 @@ const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const SUFFIX = /^[a-z0-9]{5}$/;
 
+/** An absolute path with no "..": it becomes a hostPath. */
+function isNodePath(p: string | undefined): p is string {
+  return p !== undefined && p.startsWith('/') && !p.split('/').includes('..') && !/[\s]/.test(p);
+}
+
 /** Checks the request; each bad field is an error that names it (these end up in an API path or a hostPath). */
 export function checkDebugPodRequest(req: DebugPodRequest): void {
   if (!NODE_NAME.test(req.node)) throw new Error(`debug pod: "${req.node}" is not a valid node name`);
   if (!NAMESPACE.test(req.namespace)) throw new Error(`debug pod: "${req.namespace}" is not a valid namespace name`);
   if (req.image.trim() === '' || /\s/.test(req.image)) throw new Error(`debug pod: image ${JSON.stringify(req.image)} is not an image reference`);
-  if (!req.criSocket.startsWith('/') || req.criSocket.includes('..')) throw new Error(`debug pod: the CRI socket must be an absolute path on the node, got ${JSON.stringify(req.criSocket)}`);
+  if (req.run.kind === 'cri-snapshot' && !isNodePath(req.criSocket)) throw new Error(`debug pod: the CRI socket must be an absolute path on the node, got ${JSON.stringify(req.criSocket)}`);
+  if (req.run.kind === 'kubelet-log') {
+    const run = req.run;
+    if (run.journalDirs.length === 0) throw new Error('debug pod: the kubelet-log run needs at least one journal directory');
+    for (const dir of run.journalDirs) if (!isNodePath(dir)) throw new Error(`debug pod: a journal directory must be an absolute path on the node, got ${JSON.stringify(dir)}`);
+    if (!Number.isFinite(run.sinceEpochMs) || !Number.isFinite(run.untilEpochMs) || run.sinceEpochMs < 0 || run.untilEpochMs < run.sinceEpochMs) {
+      throw new Error(`debug pod: the log window must be two times after 1970 in order, got ${run.sinceEpochMs}..${run.untilEpochMs}`);
+    }
+    if (!Number.isInteger(run.maxBytes) || run.maxBytes < 1 || run.maxBytes > KUBELET_LOG_MAX_BYTES) throw new Error(`debug pod: the log cap must be 1 to ${KUBELET_LOG_MAX_BYTES} bytes, got ${run.maxBytes}`);
+    if (!Number.isInteger(run.readDeadlineMs) || run.readDeadlineMs < 1 || run.readDeadlineMs >= req.deadlineSeconds * 1000) {
+      throw new Error(`debug pod: the read deadline must be under the pod's deadline (${req.deadlineSeconds} s), got ${run.readDeadlineMs} ms`);
+    }
+  }
   if (!Number.isInteger(req.deadlineSeconds) || req.deadlineSeconds < 10 || req.deadlineSeconds > 3600) {
     throw new Error(`debug pod: the deadline must be 10 to 3600 s, got ${req.deadlineSeconds}`);
   }
@@ -102,7 +145,34 @@ function argsOf(req: DebugPodRequest): string[] {
     case 'cri-snapshot':
       // `pleg-doctor snapshot --cri-socket`: the one-shot local snapshot (src/cli/commands/localSnapshot.ts),
       // the same NodeSnapshotReport document the SSH path prints, on stdout, hence in the pod's log.
-      return ['snapshot', '--cri-socket', req.criSocket, '--timeout', String(req.run.callDeadlineMs)];
+      return ['snapshot', '--cri-socket', req.criSocket as string, '--timeout', String(req.run.callDeadlineMs)];
+    case 'kubelet-log':
+      // `pleg-doctor kubelet-journal` (src/cli/commands/kubeletJournal.ts): journalctl's short-precise lines
+      // on stdout, its summary line last on stderr; both end up in the pod's log.
+      return [
+        'kubelet-journal',
+        '--since',
+        `@${Math.floor(req.run.sinceEpochMs / 1000)}`,
+        '--until',
+        `@${Math.floor(req.run.untilEpochMs / 1000)}`,
+        ...req.run.journalDirs.flatMap((d) => ['--journal-dir', d]),
+        '--max-bytes',
+        String(req.run.maxBytes),
+        '--timeout',
+        String(req.run.readDeadlineMs),
+      ];
+  }
+}
+
+/** The host paths the run reads, each mounted read-only at its own path. */
+function mountsOf(req: DebugPodRequest): { name: string; path: string; type: 'Socket' | 'Directory' }[] {
+  switch (req.run.kind) {
+    case 'cri-snapshot':
+      return [{ name: 'cri-socket', path: req.criSocket as string, type: 'Socket' }];
+    case 'kubelet-log':
+      // Directory, not DirectoryOrCreate: a directory the node does not have fails the mount (the kubelet's
+      // FailedMount event names it) rather than being created on the node.
+      return req.run.journalDirs.map((path, i) => ({ name: `journal-${i}`, path, type: 'Directory' }));
   }
 }
 
@@ -136,29 +206,34 @@ export function debugPodManifest(req: DebugPodRequest): DebugPodManifest {
       terminationGracePeriodSeconds: 1,
       // Every taint, as `kubectl debug node/NAME` sets: the node in trouble carries not-ready/unreachable.
       tolerations: [{ operator: 'Exists' }],
-      securityContext: {
-        // Not root. The CRI socket is root:root 0660 on common installs (containerd, CRI-O), so the pod
-        // joins group 0 to connect to it, as the agent does; where a socket is 0600 only root reaches it.
-        runAsNonRoot: true,
-        runAsUser: IMAGE_USER,
-        runAsGroup: IMAGE_USER,
-        supplementalGroups: [0],
-        seccompProfile: { type: 'RuntimeDefault' },
-      },
+      securityContext:
+        req.run.kind === 'kubelet-log'
+          ? // Root without capabilities: the only user that reads journald's 0640 root-owned files on every
+            // distribution (see the header).
+            { runAsNonRoot: false, runAsUser: 0, runAsGroup: 0, supplementalGroups: [], seccompProfile: { type: 'RuntimeDefault' } }
+          : {
+              // Not root. The CRI socket is root:root 0660 on common installs (containerd, CRI-O), so the pod
+              // joins group 0 to connect to it, as the agent does; where a socket is 0600 only root reaches it.
+              runAsNonRoot: true,
+              runAsUser: IMAGE_USER,
+              runAsGroup: IMAGE_USER,
+              supplementalGroups: [0],
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
       containers: [
         {
-          name: DEBUG_POD_CONTAINER,
+          name: req.run.kind === 'kubelet-log' ? DEBUG_POD_LOG_CONTAINER : DEBUG_POD_CONTAINER,
           image: req.image,
           imagePullPolicy: 'IfNotPresent',
           args: argsOf(req),
           // Node 20 and the CLI bundle for one snapshot; the limit bounds what it can take from a node in trouble.
           resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
           securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-          // Read-only: connecting to a unix socket does not write the file.
-          volumeMounts: [{ name: 'cri-socket', mountPath: req.criSocket, readOnly: true }],
+          // Read-only: connecting to a unix socket does not write the file; reading the journal neither.
+          volumeMounts: mountsOf(req).map((m) => ({ name: m.name, mountPath: m.path, readOnly: true as const })),
         },
       ],
-      volumes: [{ name: 'cri-socket', hostPath: { path: req.criSocket, type: 'Socket' } }],
+      volumes: mountsOf(req).map((m) => ({ name: m.name, hostPath: { path: m.path, type: m.type } })),
     },
   };
 }
@@ -183,7 +258,7 @@ export function debugPodConfirmation(manifest: DebugPodManifest): string {
       const mount = container?.volumeMounts.find((m) => m.name === v.name);
       return `${v.hostPath.path} from the node, ${mount?.readOnly === true ? 'read-only' : 'writable'}`;
     }),
-    `user ${sc.runAsUser}${sc.supplementalGroups.includes(0) ? ' with group 0 (root group, for the socket)' : ''}`,
+    sc.runAsUser === 0 ? 'root (user 0) without any capability, to read the root-owned journal files' : `user ${sc.runAsUser}${sc.supplementalGroups.includes(0) ? ' with group 0 (root group, for the socket)' : ''}`,
     `priority class ${spec.priorityClassName}`,
     'tolerates every taint',
   ].filter((s): s is string => s !== undefined);

@@ -6,26 +6,14 @@ import { createSnapshotCommand } from '../../../../src/cli/commands/snapshot';
 import { isCliUsageError } from '../../../../src/cli/io';
 import type { KubeNode } from '../../../../src/core/kube/objects';
 import type { KubeGateway } from '../../../../src/infra/kube/gateway';
-import { fakePodsApi } from '../../../support/fakePodsApi';
+import { fakePodsApi, fakePodsGateway } from '../../../support/fakePodsApi';
 import type { FakePodScript, FakePodsApi } from '../../../support/fakePodsApi';
 import { memoryIo } from '../../../support/memoryIo';
 
 const node: KubeNode = { metadata: { name: 'n1' }, status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.7.2' } } };
 
 function gateway(api: FakePodsApi): KubeGateway {
-  const no = (): never => {
-    throw new Error('not used');
-  };
-  return {
-    listContexts: () => [{ name: 'ctx', cluster: 'c', user: 'u', server: 'https://127.0.0.1:6443', isCurrent: true }],
-    watchNodes: no,
-    listNodeEvents: no,
-    countPods: no,
-    getNode: () => Promise.resolve(node),
-    nodeProxyGet: no,
-    podsApi: () => api,
-    dispose: () => undefined,
-  };
+  return fakePodsGateway(api, node);
 }
 
 async function podLog(): Promise<string> {

@@ -77,3 +77,55 @@ describe('debugPodConfirmation', () => {
     expect(text).toContain('/var/log/journal from the node, read-only');
   });
 });
+
+describe('the kubelet-log run', () => {
+  const logRequest: DebugPodRequest = {
+    node: 'worker-3',
+    namespace: 'pleg-doctor',
+    image: 'registry.example/pleg-doctor-agent:0.1.0',
+    run: { kind: 'kubelet-log', sinceEpochMs: 1_795_000_000_500, untilEpochMs: 1_795_001_800_999, journalDirs: ['/var/log/journal', '/run/log/journal'], maxBytes: 4_194_304, readDeadlineMs: 60_000 },
+    deadlineSeconds: 120,
+    suffix: 'x7k2q',
+  };
+  const pod = debugPodManifest(logRequest);
+
+  it('runs kubelet-journal for the window in whole seconds, each journal directory read-only at its own path, no socket', () => {
+    const [c] = pod.spec.containers;
+    expect(c?.name).toBe('kubelet-log');
+    expect(c?.args).toEqual(['kubelet-journal', '--since', '@1795000000', '--until', '@1795001800', '--journal-dir', '/var/log/journal', '--journal-dir', '/run/log/journal', '--max-bytes', '4194304', '--timeout', '60000']);
+    expect(c?.volumeMounts).toEqual([
+      { name: 'journal-0', mountPath: '/var/log/journal', readOnly: true },
+      { name: 'journal-1', mountPath: '/run/log/journal', readOnly: true },
+    ]);
+    expect(pod.spec.volumes).toEqual([
+      { name: 'journal-0', hostPath: { path: '/var/log/journal', type: 'Directory' } },
+      { name: 'journal-1', hostPath: { path: '/run/log/journal', type: 'Directory' } },
+    ]);
+    expect(JSON.stringify(pod)).not.toMatch(/sock/);
+  });
+
+  it('is root without any capability (journald files are 0640 root:systemd-journal), the rest as the snapshot', () => {
+    expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0, runAsGroup: 0, supplementalGroups: [] });
+    expect(pod.spec.containers[0]?.securityContext).toEqual({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(pod.spec.automountServiceAccountToken).toBe(false);
+    expect(pod.spec.hostPID).toBeUndefined();
+    expect(pod.spec.activeDeadlineSeconds).toBe(120);
+    expect(pod.metadata.labels).toEqual({ 'app.kubernetes.io/name': 'pleg-doctor-debug', 'app.kubernetes.io/managed-by': 'pleg-doctor' });
+    const text = debugPodConfirmation(pod);
+    expect(text).toContain('/var/log/journal from the node, read-only; /run/log/journal from the node, read-only');
+    expect(text).toContain('root (user 0) without any capability, to read the root-owned journal files');
+    expect(text).toContain('runs:       kubelet-journal --since @1795000000');
+  });
+
+  it('refuses a journal path, a window, a cap or a read deadline it cannot honour, naming it', () => {
+    const run = logRequest.run as Extract<DebugPodRequest['run'], { kind: 'kubelet-log' }>;
+    expect(() => debugPodManifest({ ...logRequest, run: { ...run, journalDirs: [] } })).toThrow(/at least one journal directory/);
+    expect(() => debugPodManifest({ ...logRequest, run: { ...run, journalDirs: ['var/log/journal'] } })).toThrow(/absolute path/);
+    expect(() => debugPodManifest({ ...logRequest, run: { ...run, journalDirs: ['/var/log/../../etc'] } })).toThrow(/absolute path/);
+    expect(() => debugPodManifest({ ...logRequest, run: { ...run, untilEpochMs: run.sinceEpochMs - 1 } })).toThrow(/window/);
+    expect(() => debugPodManifest({ ...logRequest, run: { ...run, maxBytes: 64 * 1024 * 1024 } })).toThrow(/log cap/);
+    expect(() => debugPodManifest({ ...logRequest, run: { ...run, readDeadlineMs: 120_000 } })).toThrow(/read deadline/);
+    const { criSocket: _unused, ...withoutSocket } = request;
+    expect(() => debugPodManifest(withoutSocket)).toThrow(/CRI socket/);
+  });
+});
