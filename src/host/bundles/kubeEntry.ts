@@ -10,3 +10,4 @@ export { chooseEditorAccess } from '../nodeAccess/chooseEditorAccess';
 export { takeCriSnapshotAnyWay } from '../nodeAccess/takeSnapshotAnyWay';
 // With chooseEditorAccess: the AgentConnection it hands out is this bundle's class.
 export { followAgentSession } from '../../infra/nodeAccess/agent/followAgentSession';
+export { fetchKubeletLogThroughDebugPod } from '../kubeletLog/kubeletLogDebugPod';

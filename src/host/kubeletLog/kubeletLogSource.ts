@@ -2,7 +2,8 @@
 // for the node's context, the API server's NodeLogQuery otherwise and as the fallback when SSH fails.
 // No vscode import: the order and the fallback are unit-tested; the command supplies the two fetchers.
 
-export type LogSource = 'ssh' | 'nodelogquery';
+/** 'debug-pod' is not in the order below: it is offered only after both failed (it needs a confirmation). */
+export type LogSource = 'ssh' | 'nodelogquery' | 'debug-pod';
 
 export type Fetched = { kind: 'log'; text: string; source: LogSource; note?: string } | { kind: 'failed'; message: string } | { kind: 'cancelled' };
 

@@ -13,7 +13,8 @@ import type { Logger } from '../../core/util/logger';
 import { queryKubeletLog } from '../../infra/kube/kubeletLogQuery';
 import { CommandIds } from '../../shared/commandIds';
 import type { ClusterSession } from '../cluster/clusterSession';
-import { readNodeAccessConfig } from '../config/settings';
+import { readAccessWaySettings, readNodeAccessConfig } from '../config/settings';
+import { loadKubeBundle } from '../bundles/kubeLoader';
 import { t } from '../l10n';
 import { fetchFromSources, logSources, nodeLogDocumentPath, nodeLogDocumentText, type Fetched } from './kubeletLogSource';
 import { loadNodeAccessBundle } from '../bundles/loader';
@@ -150,12 +151,32 @@ export async function openKubeletLogFromNode(element: TreeElement | undefined, d
   });
   if (fetched.kind === 'cancelled') return;
   if (fetched.kind === 'failed') {
-    const message = sshFailure !== undefined ? t('Neither SSH nor the NodeLogQuery gave the kubelet log of {0}. SSH: {1} NodeLogQuery: {2}', entry.name, sshFailure, fetched.message) : fetched.message;
-    const choice = await vscode.window.showErrorMessage(message, t('Show Log'));
-    if (choice !== undefined) await vscode.commands.executeCommand(CommandIds.showLog);
+    // The way left: a debug pod reading the node's journal, offered in a modal (nothing is created unless
+    // confirmed), when plegDoctor.nodeAccess.ways allows one.
+    const allowed = readAccessWaySettings().settings.allowed.includes('debug-pod');
+    const viaPod = allowed ? await (await loadKubeBundle()).fetchKubeletLogThroughDebugPod(entry, journalWindow(Date.now(), picked.minutes), debugPodReason(sshConfigured, sshFailure, fetched.message), deps) : undefined;
+    if (viaPod?.kind === 'cancelled') return;
+    if (viaPod?.kind !== 'log') {
+      const tried = sshFailure !== undefined ? t('Neither SSH nor the NodeLogQuery gave the kubelet log of {0}. SSH: {1} NodeLogQuery: {2}', entry.name, sshFailure, fetched.message) : fetched.message;
+      const message = viaPod?.kind === 'failed' ? t('{0} Debug pod: {1}', tried, viaPod.message) : tried;
+      const choice = await vscode.window.showErrorMessage(message, t('Show Log'));
+      if (choice !== undefined) await vscode.commands.executeCommand(CommandIds.showLog);
+      return;
+    }
+    await showNodeLog(entry, viaPod, deps);
     return;
   }
   if (sshFailure !== undefined) void vscode.window.showWarningMessage(t('SSH to {0} failed ({1}); the kubelet log was fetched through the NodeLogQuery instead.', entry.name, sshFailure));
+  await showNodeLog(entry, fetched, deps);
+}
+
+/** Why only a debug pod is left, for its modal and the log. */
+function debugPodReason(sshConfigured: boolean, sshFailure: string | undefined, queryFailure: string): string {
+  const ssh = sshConfigured ? `SSH failed (${sshFailure ?? 'no answer'})` : 'no SSH is configured for the node';
+  return `the agent does not serve the kubelet's log; ${ssh}; the NodeLogQuery failed (${queryFailure})`;
+}
+
+async function showNodeLog(entry: NodeEntry, fetched: Extract<Fetched, { kind: 'log' }>, deps: OpenNodeLogDeps): Promise<void> {
   const uri = vscode.Uri.from({ scheme: NODE_LOG_SCHEME, path: nodeLogDocumentPath(entry.context, entry.name, fetched.source, new Date()) });
   deps.documents.set(uri, nodeLogDocumentText(fetched));
   const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), KUBELET_LOG_LANGUAGE);

@@ -7,6 +7,7 @@
 
 import * as vscode from 'vscode';
 import type { AccessWay } from '../../core/nodeAccess/accessWay';
+import type { AccessWaySettings } from '../../core/nodeAccess/accessWaySettings';
 import type { NodeEntry } from '../../core/tree/contextNodes';
 import { withDeadline } from '../../core/util/deadlineSignal';
 import { errorText } from '../../core/util/errorText';
@@ -48,6 +49,11 @@ export interface ResolveRequest {
   supports: readonly AccessWay[];
   /** SSH counts as configured without a plegDoctor.nodeAccess.clusters entry (plegDoctor.diagnostics.nodeSide "always"). */
   sshWithoutEntry?: boolean;
+  /**
+   * Only a debug pod can do this (the other ways were tried, or cannot serve it): skip the choice, plan this
+   * pod, and say `why` in the modal. Still refused unless plegDoctor.nodeAccess.ways allows a debug pod.
+   */
+  debugPodOnly?: { why: string; plan: (api: PodsApi, ways: AccessWaySettings, signal: AbortSignal) => Promise<DebugPodPlan> };
 }
 
 type Chosen = { way: 'agent'; connection: AgentConnection; why: string } | { way: 'ssh'; why: string } | { way: 'debug-pod'; api: PodsApi; plan: DebugPodPlan; why: string } | { way: 'none'; why: string };
@@ -57,6 +63,7 @@ async function chooseAndPlan(entry: NodeEntry, req: ResolveRequest, signal: Abor
   if (gateway === undefined) return { way: 'none', why: 'the kubeconfig is not loaded yet' };
   const { settings, problems } = readAccessWaySettings();
   for (const p of problems) req.logger.warn(`settings: ${p}`);
+  if (req.debugPodOnly !== undefined) return planOnly(entry, req.debugPodOnly, gateway, settings, signal);
   const nodeAccess = readNodeAccessConfig();
   const ssh = sshAccessFor(nodeAccess.config, nodeAccess.problems, entry.context, entry.name, req.sshWithoutEntry === true);
   const choice = await chooseEditorAccess({ gateway, context: entry.context, node: entry.name, ways: settings, ssh, supports: req.supports, signal, logger: req.logger });
@@ -83,6 +90,20 @@ async function chooseAndPlan(entry: NodeEntry, req: ResolveRequest, signal: Abor
     if (signal.aborted) throw err;
     const cause = err instanceof DebugPodSetupError ? err.message : `planning a debug pod failed: ${errorText(err)}`;
     return { way: 'none', why: `${choice.why}; a debug pod cannot be offered: ${cause}` };
+  }
+}
+
+/** The debug pod as the one way left (ResolveRequest.debugPodOnly): planned when the settings allow it. */
+async function planOnly(entry: NodeEntry, only: NonNullable<ResolveRequest['debugPodOnly']>, gateway: NonNullable<ClusterSession['kube']>, settings: AccessWaySettings, signal: AbortSignal): Promise<Chosen> {
+  if (!settings.allowed.includes('debug-pod')) return { way: 'none', why: `${only.why}; a debug pod is not among plegDoctor.nodeAccess.ways` };
+  const api = gateway.podsApi?.(entry.context);
+  if (api === undefined) return { way: 'none', why: `${only.why}; and this cluster connection cannot create pods` };
+  try {
+    return { way: 'debug-pod', api, plan: await only.plan(api, settings, signal), why: only.why };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const cause = err instanceof DebugPodSetupError ? err.message : `planning a debug pod failed: ${errorText(err)}`;
+    return { way: 'none', why: `${only.why}; a debug pod cannot be offered: ${cause}` };
   }
 }
 
