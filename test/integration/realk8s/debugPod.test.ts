@@ -8,57 +8,22 @@
 //   kubelet's own reason (its FailedMount event, the container's end), the pod deleted;
 // - without --yes and without a terminal: exit 2 naming --yes, and the API server has no pod of ours.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEBUG_POD_SELECTOR } from '../../../src/core/nodeAccess/debugPodSpec';
 import { AGENT_IMAGE, importAgentImage } from './agentInstall';
 import type { RealCluster } from './cluster';
+import { debugPods, runCli } from './debugPodCli';
 import { REPO, kubectl, realCluster, scratchDir, script, until } from './cluster';
 
 const NAMESPACE = 'default';
 const TEST_POD = 'pleg-debugpod-target';
 const CLI = join(REPO, 'dist/cli.js');
 let cluster: RealCluster;
+const cli = (args: string[], onStderr?: Parameters<typeof runCli>[2], timeoutMs?: number) => runCli(cluster, args, onStderr, timeoutMs);
 let scratch: { dir: string; remove: () => void };
 
-interface CliRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The built CLI against the cluster; `onStderr` sees stderr as it comes (and may signal the child). */
-function cli(args: string[], onStderr?: (text: string, kill: (s: NodeJS.Signals) => void) => void, timeoutMs = 150_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--kubeconfig', cluster.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pleg-doctor ${args.join(' ')} ran over ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8');
-      onStderr?.(stderr, (s) => child.kill(s));
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-/** Our debug pods the API server has, in every namespace. */
-function debugPods(): string[] {
-  return kubectl(cluster, ['get', 'pods', '-A', '-l', DEBUG_POD_SELECTOR, '-o', 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}'])
-    .split('\n')
-    .filter((l) => l !== '');
-}
 
 /** containerd's running tasks in the CRI's namespace, read with its own client on the node's socket. */
 function runningTasks(): string[] {
@@ -125,7 +90,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     const self = doc.snapshot.containers.find((c) => c.labels?.['io.kubernetes.pod.name'] === doc.access.pod.split('/')[1]);
     expect(self?.state).toBe('CONTAINER_RUNNING');
     expect(run.stderr).toMatch(/deleted/);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 180_000);
 
   it('interrupted (SIGINT) while its pod exists: the pod is deleted and the exit is 130', async () => {
@@ -140,7 +105,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.code, run.stderr).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/deleting \(grace 0\)[\s\S]*deleted/);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 180_000);
 
   it('a socket path that is not a socket on the node: fails on the kubelet FailedMount event, quoting it, pod deleted', async () => {
@@ -151,7 +116,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.stderr).toMatch(/cannot start: FailedMount: MountVolume\.SetUp failed for volume "cri-socket" : hostPath type check failed: \/nonexistent\/pleg-doctor\/containerd\.sock is not a socket file/);
     // The kubelet lets the pod go only after its wait for volumes (up to 2m3s); the command waits for that.
     expect(run.stderr).toMatch(/deleted\n/);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 240_000);
 
   it('an image whose run fails: the pod end and the reason become the error, pod deleted', async () => {
@@ -163,7 +128,7 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/pleg-doctor: snapshot: debug pod default\/pleg-doctor-debug-[a-z0-9]{5} (cannot start|ended Failed)[^\n]*(StartError|RunContainerError|CreateContainerError|ContainerCannotRun)[^\n]*"snapshot": executable file not found/);
     expect(run.stdout).toBe('');
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 120_000);
 
   it('without --yes and without a terminal: exit 2 naming --yes, and nothing was created', async () => {
@@ -172,6 +137,6 @@ describe('snapshot --access debug-pod on the real cluster', () => {
     expect(run.stderr).toMatch(/standard input is not a terminal, so pass --yes/);
     expect(run.stderr).toMatch(new RegExp(`Create pod ${NAMESPACE}/pleg-doctor-debug-[a-z0-9]{5} on node ${cluster.nodeName}\\?`));
     expect(run.stderr).not.toMatch(/creating on node/);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 60_000);
 });

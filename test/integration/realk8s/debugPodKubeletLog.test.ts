@@ -10,53 +10,29 @@
 // - a journal directory the node does not have: exit 1 on the kubelet's FailedMount event, quoted, the pod
 //   deleted, and the directory still absent (type Directory never creates it on the node).
 
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeletJournalCommand } from '../../../src/cli/commands/kubeletJournal';
 import { createLogsCommand } from '../../../src/cli/commands/logs';
-import { DEBUG_POD_SELECTOR } from '../../../src/core/nodeAccess/debugPodSpec';
 import { kubeletLogEntries, writeJournal, type ExportEntry } from '../../support/journalRemote';
 import { memoryIo } from '../../support/memoryIo';
 import { AGENT_IMAGE, importAgentImage } from './agentInstall';
 import type { RealCluster } from './cluster';
-import { REPO, kubectl, realCluster, scratchDir } from './cluster';
+import { debugPods, runCli } from './debugPodCli';
+import { REPO, realCluster, scratchDir } from './cluster';
 
 const CLI = join(REPO, 'dist/cli.js');
 const FIXTURE = join(REPO, 'test/fixtures/logs/observed-1.36-containerd2.3-fault.log');
 const MACHINE_ID = '3d1219c7c4c5404aaa1f6d2a48adfda4';
 let cluster: RealCluster;
+const cli = (args: string[], onStderr?: Parameters<typeof runCli>[2], timeoutMs?: number) => runCli(cluster, args, onStderr, timeoutMs);
 let scratch: { dir: string; remove: () => void };
 let journalDir: string;
 let since: number;
 let until: number;
 let expected: string;
 
-function cli(args: string[], timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--kubeconfig', cluster.kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pleg-doctor ${args.join(' ')} ran over ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function debugPods(): string[] {
-  return kubectl(cluster, ['get', 'pods', '-A', '-l', DEBUG_POD_SELECTOR, '-o', 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}'])
-    .split('\n')
-    .filter((l) => l !== '');
-}
 
 const BASE = (): string[] => ['logs', '--node', cluster.nodeName, '--access', 'debug-pod', '--image', AGENT_IMAGE, '--namespace', 'default', '--journal-dir', journalDir, '--since', `@${since}`, '--until', `@${until}`, '--yes'];
 
@@ -97,7 +73,7 @@ describe('logs --access debug-pod on the real cluster', () => {
     expect(run.stderr).toMatch(/1 entry of the window is compressed \(zstd: 1\) and was not read/);
     expect(run.stderr).toMatch(/root \(user 0\) without any capability/);
     expect(run.stderr).toMatch(/deleted/);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 180_000);
 
   it("the findings are logs FILE's on the same journal, with the way named", async () => {
@@ -112,18 +88,18 @@ describe('logs --access debug-pod on the real cluster', () => {
     expect(last.access.label).toMatch(new RegExp(`^via debug pod default/pleg-doctor-debug-[a-z0-9]{5} on ${cluster.nodeName}$`));
     expect(last.journal.entries).toBe(expected.split('\n').length - 1);
     expect(run.code, run.stderr).toBe(localCode);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 180_000);
 
   it('a journal directory the node does not have: FailedMount quoted, pod deleted, nothing created on the node', async () => {
     const missing = join(scratch.dir, 'no-such-journal');
     const args = BASE();
     args[args.indexOf('--journal-dir') + 1] = missing;
-    const run = await cli(args, 240_000);
+    const run = await cli(args, undefined, 240_000);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`cannot start: FailedMount: MountVolume\\.SetUp failed for volume "journal-0" : hostPath type check failed: ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a directory`));
     expect(run.stderr).toMatch(/deleted\n/);
     expect(existsSync(missing)).toBe(false);
-    expect(debugPods(), run.stderr).toEqual([]);
+    expect(debugPods(cluster), run.stderr).toEqual([]);
   }, 260_000);
 });
