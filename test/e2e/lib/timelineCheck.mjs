@@ -225,7 +225,11 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig, re
     assert(state.label.includes('through the API server'), `the panel does not say it runs through the API server: "${state.label}"`);
     assert(state.verdict === 'pleg', `the headline's verdict is "${state.verdict}", not pleg: "${state.headline}"`);
     assert(state.headline.startsWith('PLEG is not healthy — now'), `the headline does not state the node's state now: "${state.headline}"`);
-    assert(state.lacks.some((l) => l.includes('No SSH access is configured for context prod-eu')), `the lacks do not say there is no SSH: ${JSON.stringify(state.lacks)}`);
+    // The way was chosen (liveSourceWay.ts): no agent pod on the demo's node, no SSH entry for its context.
+    assert(
+      state.lacks.some((l) => l.startsWith('No node access (') && l.includes('no agent (') && l.includes('no SSH (SSH is not configured for context prod-eu)')),
+      `the lacks do not say there is neither an agent nor SSH: ${JSON.stringify(state.lacks)}`,
+    );
     assert(!state.lacks.some((l) => /no kubelet/i.test(l)), `the lacks say "no kubelet" although the kubelet's metrics are read: ${JSON.stringify(state.lacks)}`);
     assert(/^PLEG is unhealthy since /.test(state.prediction), `the prediction does not say PLEG is unhealthy: "${state.prediction}"`);
     // The workbench sets plegDoctor.timeline.thresholdMs to 10 s for the live check on the node stack; that
