@@ -20,8 +20,9 @@ export const NPD_PLUGIN_USAGE = `Usage: pleg-doctor npd-plugin [--agent-url URL]
                                [--timeout DURATION]
 
 A node-problem-detector custom plugin: asks the pleg-doctor agent on this node (GET URL/metrics) whether it
-predicts a NotReady ("PLEG is not healthy") and prints one line of at most 80 ASCII characters, NPD's
-default max_output_length, e.g. "NotReady predicted in 1m10s: runtime-hung".
+predicts a NotReady ("PLEG is not healthy", or sooner "container runtime is down" once no relist has
+succeeded for 5 s) and prints one line of at most 80 ASCII characters, NPD's default max_output_length,
+e.g. "NotReady predicted in 1m10s: runtime-hung".
 
 Options:
   --agent-url URL      the agent (default ${DEFAULT_AGENT_URL})

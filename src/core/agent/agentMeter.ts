@@ -68,6 +68,11 @@ export class AgentMeter {
       gauge('pleg_doctor_notready_predicted_seconds', 'Seconds until the kubelet is predicted to post Ready=False "PLEG is not healthy"; 0 once posted or due, +Inf when none is predicted.', [
         { value: notReadyInSeconds(state.session, state.nowMs) },
       ]),
+      gauge(
+        'pleg_doctor_runtime_down_predicted_seconds',
+        'Seconds until the kubelet is predicted to post Ready=False "container runtime is down" (its CRI Status unanswered for 30 s, while the agent\'s own CRI call hangs); 0 once posted or due, +Inf when none is predicted.',
+        [{ value: runtimeDownInSeconds(state.session, state.nowMs) }],
+      ),
       { name: 'pleg_doctor_relist_duration_seconds', help: 'Duration of the agent\'s relists (the kubelet\'s relist on this node\'s runtime), up to 600 s.', type: 'histogram', samples: [this.relistDurations.snapshot()] },
       {
         name: 'pleg_doctor_cri_call_duration_seconds',
@@ -104,10 +109,24 @@ export class AgentMeter {
   }
 }
 
-/** The live prediction of the "PLEG is not healthy" post (postPredictions.ts) as seconds from now. */
-export function notReadyInSeconds(session: TimelineSession, nowMs: number): number {
+/** A live post prediction (postPredictions.ts) as seconds from now: 0 once it happened, +Inf when none is made. */
+function secondsUntil(event: 'pleg-notready-posted' | 'runtime-down-posted', session: TimelineSession, nowMs: number): number {
   const posts = predictPosts(session, nowMs);
-  if (posts.happened.has('pleg-notready-posted')) return 0;
-  const at = posts.at['pleg-notready-posted'];
+  if (posts.happened.has(event)) return 0;
+  const at = posts.at[event];
   return at === undefined ? Infinity : Math.max(0, at - nowMs) / 1000;
+}
+
+/** The live prediction of the "PLEG is not healthy" post as seconds from now. */
+export function notReadyInSeconds(session: TimelineSession, nowMs: number): number {
+  return secondsUntil('pleg-notready-posted', session, nowMs);
+}
+
+/**
+ * The live prediction of the "container runtime is down" post as seconds from now. It is the other error of
+ * the same kubelet health check (pkg/kubelet/runtime.go, runtimeErrors: the runtime's Status, then PLEG's
+ * Healthy()), and on a runtime that hangs it comes first: some 30-40 s into the hang, minutes before PLEG's.
+ */
+export function runtimeDownInSeconds(session: TimelineSession, nowMs: number): number {
+  return secondsUntil('runtime-down-posted', session, nowMs);
 }

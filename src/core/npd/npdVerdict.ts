@@ -10,6 +10,21 @@ import type { MetricFamily } from '../parse/prometheusText';
 
 /** The agent's metric names this reads (the agent contract of issue #28). */
 export const PREDICTED_METRIC = 'pleg_doctor_notready_predicted_seconds';
+/**
+ * The agent's prediction of the kubelet's other NotReady from the same health check (pkg/kubelet/runtime.go,
+ * runtimeErrors): "container runtime is down". Optional: agents before it served only the PLEG one.
+ */
+export const RUNTIME_DOWN_METRIC = 'pleg_doctor_runtime_down_predicted_seconds';
+/** How the message names a nearer runtime-down post, ahead of the failing checks: the kubelet's own words. */
+export const RUNTIME_DOWN_WHY = 'container runtime is down';
+export const RELIST_AGE_METRIC = 'pleg_doctor_relist_age_seconds';
+/**
+ * A runtime-down prediction counts once no relist has succeeded for this long: the kubelet polls the
+ * runtime's Status every 5 s (pkg/kubelet/kubelet.go, `go wait.Until(kl.updateRuntimeUp, 5*time.Second, …)`),
+ * so by then its own poll waits in the same hang and its last good Status stops moving. A shorter hiccup
+ * may pass before the kubelet notices, and would only flip the condition for one plugin interval.
+ */
+export const RUNTIME_DOWN_MIN_RELIST_AGE_SECONDS = 5;
 export const FINDING_METRIC = 'pleg_doctor_finding';
 
 /** NPD's default max_output_length (pkg/custompluginmonitor/types/config.go, ApplyConfiguration). */
@@ -52,11 +67,15 @@ function single(families: readonly MetricFamily[], name: string): number | undef
 }
 
 /**
- * The verdict for NPD from the agent's /metrics body. At risk when the agent predicts a NotReady post
- * (a finite pleg_doctor_notready_predicted_seconds); with `cause`, only when that cause is also among
- * the failing node-side checks (pleg_doctor_finding{cause} 1); with `withinSeconds`, only when the predicted
- * post is at most that far away. The message names the predicted time and the failing checks in the order
- * the agent lists them.
+ * The verdict for NPD from the agent's /metrics body. At risk when the agent predicts a NotReady post: the
+ * "PLEG is not healthy" one (a finite pleg_doctor_notready_predicted_seconds) or, sooner, the "container
+ * runtime is down" one of the same kubelet health check (pleg_doctor_runtime_down_predicted_seconds, when
+ * served, once no relist has succeeded for RUNTIME_DOWN_MIN_RELIST_AGE_SECONDS): on a runtime that hangs the kubelet posts that one some 30-40 s in, long before PLEG's crossing,
+ * and a condition that waited for PLEG's would come after the node is already NotReady. With `cause`, only
+ * when that cause is also among the failing node-side checks (pleg_doctor_finding{cause} 1); with
+ * `withinSeconds`, only when the nearer predicted post is at most that far away. The message names the
+ * predicted time, then "container runtime is down" when that is the nearer post, then the failing checks in
+ * the order the agent lists them.
  */
 export function npdVerdict(metricsText: string, cause?: string, withinSeconds = Infinity): NpdVerdict {
   let families: MetricFamily[];
@@ -66,8 +85,15 @@ export function npdVerdict(metricsText: string, cause?: string, withinSeconds = 
     if (e instanceof PrometheusTextError) return unknownVerdict(`agent /metrics unreadable: ${e.message}`);
     throw e;
   }
-  const predicted = single(families, PREDICTED_METRIC);
-  if (predicted === undefined || Number.isNaN(predicted)) return unknownVerdict(`agent serves no single ${PREDICTED_METRIC}`);
+  const pleg = single(families, PREDICTED_METRIC);
+  if (pleg === undefined || Number.isNaN(pleg)) return unknownVerdict(`agent serves no single ${PREDICTED_METRIC}`);
+  const served = families.some((f) => f.name === RUNTIME_DOWN_METRIC);
+  const predictedDown = served ? single(families, RUNTIME_DOWN_METRIC) : Infinity;
+  if (predictedDown === undefined || Number.isNaN(predictedDown)) return unknownVerdict(`agent serves no single ${RUNTIME_DOWN_METRIC}`);
+  // 0 (posted or due) counts whatever the age: after the thaw the relist age is back to 0 until Ready is posted.
+  const relistAge = single(families, RELIST_AGE_METRIC) ?? Infinity;
+  const runtimeDown = predictedDown === 0 || relistAge >= RUNTIME_DOWN_MIN_RELIST_AGE_SECONDS ? predictedDown : Infinity;
+  const predicted = Math.min(pleg, runtimeDown);
   const causes = (families.find((f) => f.name === FINDING_METRIC)?.samples ?? []).filter((s) => s.value === 1).map((s) => s.labels['cause'] ?? '?');
   if (predicted === Infinity) return { exitCode: NPD_OK, message: npdMessage('no NotReady predicted') };
   if (predicted > withinSeconds) {
@@ -76,6 +102,7 @@ export function npdVerdict(metricsText: string, cause?: string, withinSeconds = 
   if (cause !== undefined && !causes.includes(cause)) {
     return { exitCode: NPD_OK, message: npdMessage(`${formatPrediction(predicted)}, not from ${cause}`) };
   }
-  const why = causes.length === 0 ? 'no node-side cause found' : causes.join(', ');
+  const whys = [...(runtimeDown < pleg ? [RUNTIME_DOWN_WHY] : []), ...causes];
+  const why = whys.length === 0 ? 'no node-side cause found' : whys.join(', ');
   return { exitCode: NPD_PROBLEM, message: npdMessage(`${formatPrediction(predicted)}: ${why}`) };
 }

@@ -96,6 +96,7 @@ describe('pleg-doctor agent on the real node stack', () => {
     expect(value(healthy, 'pleg_doctor_cri_call_duration_seconds_sum', { rpc: 'ListPodSandbox' })).toBeGreaterThan(0);
     expect(value(healthy, 'pleg_doctor_cri_call_inflight_seconds')).toBeLessThan(1);
     expect(value(healthy, 'pleg_doctor_notready_predicted_seconds')).toBe(Infinity);
+    expect(value(healthy, 'pleg_doctor_runtime_down_predicted_seconds')).toBe(Infinity);
     expect(healthy.find((f) => f.name === 'pleg_doctor_build_info')?.samples[0]?.labels['runtime']).toMatch(/^containerd /u);
     expect(value(healthy, 'pleg_doctor_projected_relist_seconds', { max_pods: '110' })).toBeGreaterThan(0);
 

@@ -17,10 +17,10 @@
 //    (../../e2e/lib/kitTimelineCheck.mjs);
 //  - whilePleg: the panel said "at this rate the threshold is crossed at …" (the crossing within
 //    CROSSING_BOUND_MS of the one the kubelet's message gives) before the kubelet's PLEG post, and the
-//    tree's tooltip quoted PLEGAtRisk=True before it; the row itself says "PLEG at risk" only while
-//    Ready=True (on a containerd node the kubelet posts "container runtime is down" about 40 s into the
-//    freeze, before node-problem-detector's 2-minute bound lets the plugin report), which the row check
-//    holds with the PLEGAtRisk changes among the posts; screenshots of both;
+//    tree's tooltip quoted PLEGAtRisk=True before it; the row said "PLEG at risk" before the kubelet's FIRST
+//    NotReady post (on a containerd node "container runtime is down", some 35-40 s into the freeze: the
+//    agent predicts that post from its own hung call, and the plugin reports the nearer of it and PLEG's),
+//    which the row check holds with the PLEGAtRisk changes among the posts; screenshots of both;
 //  - afterRecovery: the panel receives relists again and no longer says the agent is silent.
 
 import { writeFileSync } from 'node:fs';
@@ -42,9 +42,12 @@ const READY_AGAIN_MS = 30_000;
 const CROSSING_BOUND_MS = 5_000;
 const CROSSING_SENTENCE = /^at this rate the threshold is crossed at /u;
 
+/** A PLEGAtRisk change as the window's watch saw it, with NPD's message. */
+type AtRiskSample = AtRiskChange & { message?: string };
+
 export interface TreeOptions {
   /** Also the node's PLEG Timeline through its agent pod (see the header); `atRisk`: the PLEGAtRisk changes a watch saw. */
-  agentTimeline?: { atRisk: () => readonly AtRiskChange[] };
+  agentTimeline?: { atRisk: () => readonly AtRiskSample[] };
 }
 
 const log = (line: string): void => console.log(line);
@@ -61,7 +64,7 @@ export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions 
   let vsix = '';
   let session: KitTreeSession | undefined;
   let panel: AgentTimelineRecording | undefined;
-  const atRisk = (): AtRiskChange[] => [...(options.agentTimeline?.atRisk() ?? [])];
+  const atRisk = (): AtRiskSample[] => [...(options.agentTimeline?.atRisk() ?? [])];
   beforeAll(async () => {
     vsix = await prepareKitTree({ log });
   }, 360_000);
@@ -81,13 +84,30 @@ export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions 
     }
   }
 
-  async function rowFollowsPosts(s: KitTreeSession, w: PlegWindow, when: string): Promise<void> {
+  async function rowFollowsPosts(s: KitTreeSession, w: PlegWindow, when: string): Promise<readonly { atMs: number; description: string }[]> {
     const { history, ticks } = await s.recording();
     // Kept for whoever reads a failure (CI keeps test-results/), beside the window's timeline recording.
     writeFileSync(join(KIT_TREE_SHOTS, `realk8s-${w.cluster.kit}-tree-row.json`), JSON.stringify({ kit: w.cluster.kit, node: w.cluster.nodeName, history, posts: w.posts, atRisk: atRisk() }, null, 2));
     const { problems, lines } = compareRowWithPosts(history, w.posts, { boundMs: ROW_BOUND_MS, atRisk: atRisk() });
     log(`tree in code-server on the real kubelet ${w.cluster.kit} (${when}; ${ticks.count} reads of the row):\n  ${lines.join('\n  ')}`);
     expect(problems, JSON.stringify({ history, posts: w.posts, atRisk: atRisk() })).toEqual([]);
+    return history;
+  }
+
+  /**
+   * Issue #29's point: the row says "PLEG at risk" (its own verdict, with the countdown) before the kubelet
+   * posts NotReady at all, from node-problem-detector's PLEGAtRisk=True (the agent's prediction).
+   */
+  function atRiskBeforeNotReady(history: readonly { atMs: number; description: string }[], w: PlegWindow, frozeAt: number): void {
+    const at = (ms: number | undefined): string => (ms === undefined ? 'never' : `T+${((ms - frozeAt) / 1000).toFixed(1)}s`);
+    const notReady = w.posts.find((p) => p.atMs > frozeAt && p.status === 'False');
+    const risk = atRisk().find((c) => c.atMs > frozeAt && c.status === 'True');
+    const row = history.find((h) => h.atMs > frozeAt && /^PLEG at risk · NotReady in ~/u.test(h.description));
+    const report = `first NotReady post ${at(notReady?.atMs)} ("${notReady?.message ?? ''}"), PLEGAtRisk=True ${at(risk?.atMs)} ("${risk?.message ?? ''}"), the row "${row?.description ?? '(never at risk)'}" ${at(row?.atMs)}`;
+    log(`tree in code-server, at risk before NotReady: ${report}`);
+    expect(notReady, report).toBeDefined();
+    expect(risk?.atMs ?? Infinity, report).toBeLessThan(notReady!.atMs);
+    expect(row?.atMs ?? Infinity, report).toBeLessThan(notReady!.atMs);
   }
 
   /** The webview's frame on the workbench, for a screenshot of the panel alone. */
@@ -182,7 +202,8 @@ export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions 
         () =>
           onTree('pleg', async (s) => {
             await s.waitForRow(/^PLEG\b/u, ROW_BOUND_MS);
-            await rowFollowsPosts(s, w, 'while PLEG is posted');
+            const history = await rowFollowsPosts(s, w, 'while PLEG is posted');
+            if (options.agentTimeline !== undefined) atRiskBeforeNotReady(history, w, found.frozeAt);
             // The tooltip quotes a message the kubelet posted (the latest, or one before it: it is read on hover).
             const posted = w.posts.filter((p) => p.message.includes('PLEG is not healthy')).map((p) => p.message);
             const hover = await s.hover((text) => posted.some((m) => text.includes(m)));

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentMeter, type ScrapeState } from '../../../../src/core/agent/agentMeter';
 import { renderExposition, type MetricFamily } from '../../../../src/core/agent/exposition';
 import { newTimelineSession } from '../../../../src/core/timeline/newSession';
+import { applySessionDelta } from '../../../../src/core/timeline/session';
 
 const session = newTimelineSession({ node: 'n1', source: 'live', startedAt: new Date('2026-11-28T10:00:00Z') });
 const state = (over: Partial<ScrapeState>): ScrapeState => ({
@@ -41,6 +42,7 @@ describe('AgentMeter', () => {
   it('says +Inf when no NotReady is predicted and 0 in-flight age when nothing waits', () => {
     const families = new AgentMeter().families(state({ nowMs: 5000 }));
     expect(value(families, 'pleg_doctor_notready_predicted_seconds')).toBe(Infinity);
+    expect(value(families, 'pleg_doctor_runtime_down_predicted_seconds')).toBe(Infinity);
     expect(value(families, 'pleg_doctor_cri_call_inflight_seconds')).toBe(0);
     expect(renderExposition(families)).toMatch(/^pleg_doctor_notready_predicted_seconds \+Inf$/mu);
   });
@@ -56,4 +58,24 @@ describe('AgentMeter', () => {
     expect(text).toContain('pleg_doctor_cri_call_duration_seconds_count{rpc="ListPodSandbox"} 1\n');
     expect(text).not.toMatch(/node=/u);
   });
+
+  it('on a hung runtime predicts the "container runtime is down" post, well before the PLEG one; both 0 once posted', () => {
+    // The shape of postPredictions.test.ts's frozen session: runtime request timeout 30 s, a heartbeat 7 s
+    // before the freeze at t = 0, the last good relist at −1 s.
+    const frozen = newTimelineSession({ node: 'n1', source: 'live', startedAt: new Date('2026-11-28T10:00:00Z'), settings: { runtimeRequestTimeoutMs: 30_000 } });
+    applySessionDelta(frozen, {
+      durationMs: 3_000,
+      relists: [relist(-2_000, -1_990, true), relist(-1_000, -990, true)],
+      ready: [{ atMs: -20_000, status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
+      nodeStatusPosts: [{ atMs: -7_000, source: 'heartbeat' }],
+      stalls: [{ sinceMs: 0, kind: 'hang' }],
+    });
+    const at3s = new AgentMeter().families(state({ nowMs: 3_000, session: frozen }));
+    // The first sync after the heartbeat starts at 3.7 s and gives up on Version at 33.7 s: 30.7 s from now.
+    expect(value(at3s, 'pleg_doctor_runtime_down_predicted_seconds')).toBeCloseTo(30.7, 6);
+    expect(value(at3s, 'pleg_doctor_notready_predicted_seconds')).toBeCloseTo(191.5, 6);
+    applySessionDelta(frozen, { durationMs: 34_000, ready: [{ atMs: 33_200, status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down' }], nodeStatusPosts: [{ atMs: 33_200, source: 'watch' }] });
+    expect(value(new AgentMeter().families(state({ nowMs: 34_000, session: frozen })), 'pleg_doctor_runtime_down_predicted_seconds')).toBe(0);
+  });
 });
+

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { npdMessage, npdVerdict, NPD_MAX_OUTPUT_LENGTH } from '../../../../src/core/npd/npdVerdict';
 
 /** An agent body in the contract's names (a stand-in until the agent's own output is captured). */
-function body(predicted: string, findings: Record<string, number> = {}): string {
+function body(predicted: string, findings: Record<string, number> = {}, runtimeDown?: string, relistAge = '0.4'): string {
   return [
     '# TYPE pleg_doctor_relist_age_seconds gauge',
-    'pleg_doctor_relist_age_seconds 0.4',
+    `pleg_doctor_relist_age_seconds ${relistAge}`,
     '# TYPE pleg_doctor_notready_predicted_seconds gauge',
     `pleg_doctor_notready_predicted_seconds ${predicted}`,
+    ...(runtimeDown === undefined ? [] : ['# TYPE pleg_doctor_runtime_down_predicted_seconds gauge', `pleg_doctor_runtime_down_predicted_seconds ${runtimeDown}`]),
     '# TYPE pleg_doctor_finding gauge',
     ...Object.entries(findings).map(([cause, v]) => `pleg_doctor_finding{cause="${cause}"} ${v}`),
     '',
@@ -38,6 +39,24 @@ describe('npdVerdict', () => {
     const other = npdVerdict(body('30', { 'runtime-hung': 1 }), 'density');
     expect(other.exitCode).toBe(0);
     expect(other.message).toBe('NotReady predicted in 30s, not from density');
+  });
+
+  it('a nearer "container runtime is down" post counts, named first; a farther one does not', () => {
+    // A hung runtime 6 s in: the kubelet posts runtime down at ~35 s, PLEG's NotReady at ~3 min.
+    expect(npdVerdict(body('186.2', {}, '29.6', '6.1'), undefined, 120)).toEqual({ exitCode: 1, message: 'NotReady predicted in 30s: container runtime is down' });
+    expect(npdVerdict(body('186.2', { 'runtime-hung': 1 }, '29.6', '6.1')).message).toBe('NotReady predicted in 30s: container runtime is down, runtime-hung');
+    expect(npdVerdict(body('+Inf', {}, '+Inf', '6.1'))).toEqual({ exitCode: 0, message: 'no NotReady predicted' });
+    expect(npdVerdict(body('40', {}, '90', '6.1')).message).toBe('NotReady predicted in 40s: no node-side cause found');
+    expect(npdVerdict(body('+Inf', {}, '150', '6.1'), undefined, 120)).toEqual({ exitCode: 0, message: 'NotReady predicted in 2m30s, beyond 2m0s' });
+    expect(npdVerdict(body('+Inf', {}, 'NaN')).exitCode).toBe(3);
+  });
+
+  it('a runtime-down prediction waits until no relist succeeded for 5 s (the kubelet\'s Status poll), unless already posted', () => {
+    // 3 s into a hiccup the kubelet may not have sent a Status into it yet: not a problem.
+    expect(npdVerdict(body('+Inf', {}, '33', '3.2'), undefined, 120)).toEqual({ exitCode: 0, message: 'no NotReady predicted' });
+    expect(npdVerdict(body('187', {}, '33', '3.2'), undefined, 120)).toEqual({ exitCode: 0, message: 'NotReady predicted in 3m7s, beyond 2m0s' });
+    // Posted, then the runtime answered (relists fresh again) while the kubelet has not posted Ready yet.
+    expect(npdVerdict(body('+Inf', {}, '0', '0.3'))).toEqual({ exitCode: 1, message: 'NotReady due now: container runtime is down' });
   });
 
   it('no prediction metric, two series of it, NaN, or a body that is not Prometheus text: unknown (3), saying which', () => {
