@@ -81,9 +81,14 @@ export function judgeDiagnosisReport(text, { agentPod }) {
   // gaps.ts collectGaps: a node side that is not ok is listed as "The node side …" or "node side (SSH + CRI) …".
   const gaps = (section(text, 'What could not be collected') ?? '').split('\n').filter((l) => /^- (The node side|node side \(SSH \+ CRI\))/u.test(l));
   assert(gaps.length === 0, `the report lists the node side as not collected: ${gaps.join(' / ')}`);
-  const missing = (section(text, 'Checks') ?? '').split('\n').filter((l) => /nodeSide: (skipped|failed|not collected|no answer|unexpected)/u.test(l));
+  const checks = (section(text, 'Checks') ?? '').split('\n');
+  const missing = checks.filter((l) => /nodeSide: (skipped|failed|not collected|no answer|unexpected)/u.test(l));
   assert(missing.length === 0, `checks say the node side is missing: ${missing.join(' / ')}`);
-  return row.trim();
+  // And checks judged it: density counts exited containers "in the CRI snapshot", cni reads "CRI Status"
+  // (checks/density.ts, checks/cni.ts); neither is said without the node side.
+  const judged = checks.filter((l) => /\bCRI (snapshot|Status)\b/u.test(l));
+  assert(judged.length > 0, `no check cites the CRI snapshot or CRI Status: ${checks.join(' / ').slice(0, 1200)}`);
+  return `${row.trim()}; ${judged.length} checks cite the CRI snapshot`;
 }
 
 /**
