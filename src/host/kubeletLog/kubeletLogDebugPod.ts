@@ -23,9 +23,14 @@ export interface DebugPodLogDeps {
   logger: Logger;
 }
 
-/** What the document ends with when the pod's reader left something out: compressed entries, a cut. */
-export function debugPodLogNote(summary: { compressedNotRead: Partial<Record<string, number>>; truncated: boolean; timedOut: boolean }): string | undefined {
+/**
+ * What the document ends with when the pod's reader found no journal file in `dirs` (the journal shows only
+ * "-- No entries --", as journalctl's does, which also says "No journal files were found." on stderr), or
+ * left something out: compressed entries, a cut.
+ */
+export function debugPodLogNote(summary: { compressedNotRead: Partial<Record<string, number>>; truncated: boolean; timedOut: boolean; files: number }, dirs: readonly string[]): string | undefined {
   const notes: string[] = [];
+  if (summary.files === 0) notes.push(t('no journal file in {0} on the node: its journal is kept elsewhere (/run/log/journal when volatile) or its kubelet does not log to journald', dirs.join(', ')));
   const compressed = Object.entries(summary.compressedNotRead).filter(([, n]) => (n ?? 0) > 0);
   if (compressed.length > 0) notes.push(t('{0} compressed entries of the window could not be read (journalctl shows them)', compressed.map(([kind, n]) => `${String(n)} ${kind}`).join(', ')));
   if (summary.truncated) notes.push(t('output truncated at the cap; choose a shorter window for the rest'));
@@ -57,7 +62,7 @@ export async function fetchKubeletLogThroughDebugPod(entry: NodeEntry, window: J
       const read = await readKubeletLogThroughDebugPod(access.api, access.plan.manifest, { logger: deps.logger, signal: controller.signal, onStage: (stage) => progress.report({ message: stage }) });
       if (!read.deleted) void vscode.window.showWarningMessage(t('The debug pod {0} could not be confirmed deleted: remove it with kubectl delete pod -n {1} {2}', pod, access.plan.manifest.metadata.namespace, access.plan.manifest.metadata.name));
       deps.logger.info(`kubelet log of ${entry.name} ${read.access.label}: ${read.summary.entries} entries from ${read.summary.files} journal files${read.summary.errors.length > 0 ? `; ${read.summary.errors.join('; ')}` : ''}`);
-      const note = debugPodLogNote(read.summary);
+      const note = debugPodLogNote(read.summary, access.plan.manifest.spec.volumes.map((v) => v.hostPath.path));
       return { kind: 'log', text: read.outcome.text, source: 'debug-pod', ...(note !== undefined ? { note } : {}) };
     } catch (err) {
       if (controller.signal.aborted) {

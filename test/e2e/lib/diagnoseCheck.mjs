@@ -47,7 +47,7 @@ const reportLabel = (node) => `${node}.pleg-report.md`;
  * Waits for the diagnosis notification ("{node}: {headline}"), noting whether the progress notification
  * "Diagnosing {node}" was seen; fails at once on an error notification or any modal (nothing may ask).
  */
-async function waitForDiagnosis(page, node, timeoutMs) {
+export async function waitForDiagnosis(page, node, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let progressSeen;
   while (Date.now() < deadline) {
@@ -68,7 +68,7 @@ async function waitForDiagnosis(page, node, timeoutMs) {
  * preview's Open Source File, which is what this does. Throws when a source editor was open before that:
  * the report must not open as source and preview side by side.
  */
-async function readReport(page, node) {
+export async function readReport(page, node) {
   const label = reportLabel(node);
   await page.locator('.part.editor .tabs-container .tab', { hasText: label }).first().waitFor({ timeout: 15_000 });
   const sourceTabs = async () => (await readEditorTabs(page)).filter((t) => (t.label || '').trim() === label || (t.aria || '').startsWith(label));
@@ -108,7 +108,7 @@ async function readPreview(page, node, timeoutMs, title = `PLEG Doctor report: $
 }
 
 /** The section of a Markdown text under `## {name}`, up to the next `## ` heading. */
-function section(text, name) {
+export function section(text, name) {
   const start = text.indexOf(`\n## ${name}\n`);
   if (start < 0) return undefined;
   const rest = text.slice(start + name.length + 5);
@@ -117,7 +117,7 @@ function section(text, name) {
 }
 
 /** The report's Evidence table row for a source (its first cell names it). */
-function evidenceRow(text, source) {
+export function evidenceRow(text, source) {
   return (section(text, 'Evidence') ?? '').split('\n').find((line) => new RegExp(`^\\|\\s*\`?${source}\`?\\s*\\|`).test(line));
 }
 

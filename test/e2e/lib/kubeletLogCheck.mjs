@@ -34,7 +34,7 @@ const visibleTexts = (page, selector) =>
   page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length > 0).map((e) => (e.textContent ?? '').trim()), selector);
 
 /** The PLEG Doctor view in the side bar again (the Outline took it), its tree rows shown, no editor open. */
-async function backToTree(page) {
+export async function backToTree(page) {
   await runPaletteCommand(page, 'View: Close All Editors');
   const tab = page.getByRole('tab', { name: /PLEG Doctor/i }).first();
   if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();

@@ -8,13 +8,12 @@
 //   kubelet's own reason (its FailedMount event, the container's end), the pod deleted;
 // - without --yes and without a terminal: exit 2 naming --yes, and the API server has no pod of ours.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_IMAGE, importAgentImage } from './agentInstall';
 import type { RealCluster } from './cluster';
-import { debugPods, runCli } from './debugPodCli';
+import { debugPods, runCli, runningTasks } from './debugPodCli';
 import { REPO, kubectl, realCluster, scratchDir, script, until } from './cluster';
 
 const NAMESPACE = 'default';
@@ -24,18 +23,6 @@ let cluster: RealCluster;
 const cli = (args: string[], onStderr?: Parameters<typeof runCli>[2], timeoutMs?: number) => runCli(cluster, args, onStderr, timeoutMs);
 let scratch: { dir: string; remove: () => void };
 
-
-/** containerd's running tasks in the CRI's namespace, read with its own client on the node's socket. */
-function runningTasks(): string[] {
-  const r = spawnSync('ctr', ['--address', cluster.criSocket, '-n', 'k8s.io', 'tasks', 'ls'], { encoding: 'utf8', timeout: 30_000 });
-  if (r.status !== 0) throw new Error(`ctr tasks ls failed (exit ${r.status}): ${r.stderr}`);
-  return r.stdout
-    .split('\n')
-    .slice(1)
-    .map((l) => l.trim().split(/\s+/))
-    .filter((cols) => cols[2] === 'RUNNING')
-    .map((cols) => cols[0] as string);
-}
 
 const BASE = (): string[] => ['snapshot', '--node', cluster.nodeName, '--access', 'debug-pod', '--image', AGENT_IMAGE, '--namespace', NAMESPACE, '--cri-socket', cluster.criSocket];
 
@@ -62,7 +49,7 @@ afterAll(() => {
 describe('snapshot --access debug-pod on the real cluster', () => {
   it("returns containerd's containers and tasks, names the way, and leaves no pod behind", async () => {
     const containerId = kubectl(cluster, ['get', 'pod', TEST_POD, '-n', 'default', '-o', 'jsonpath={.status.containerStatuses[0].containerID}']).replace(/^containerd:\/\//, '');
-    const before = runningTasks();
+    const before = runningTasks(cluster);
     expect(before).toContain(containerId);
 
     const run = await cli([...BASE(), '--yes']);

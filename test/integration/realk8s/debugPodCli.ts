@@ -1,7 +1,8 @@
 // The built CLI against a kit's cluster, for the debug pod tests (snapshot and kubelet log): its output,
-// its exit, and the debug pods the API server still has afterwards.
+// its exit, and the debug pods the API server still has afterwards (and containerd's running tasks: the
+// editor's debug pod in code-server, nodeAccessInCodeServer.ts, is held to both too).
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DEBUG_POD_SELECTOR } from '../../../src/core/nodeAccess/debugPodSpec';
 import type { RealCluster } from './cluster';
@@ -44,4 +45,16 @@ export function debugPods(cluster: RealCluster): string[] {
   return kubectl(cluster, ['get', 'pods', '-A', '-l', DEBUG_POD_SELECTOR, '-o', 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}'])
     .split('\n')
     .filter((l) => l !== '');
+}
+
+/** containerd's running tasks in the CRI's namespace, read with its own client on the node's socket. */
+export function runningTasks(cluster: RealCluster): string[] {
+  const r = spawnSync('ctr', ['--address', cluster.criSocket, '-n', 'k8s.io', 'tasks', 'ls'], { encoding: 'utf8', timeout: 30_000 });
+  if (r.status !== 0) throw new Error(`ctr tasks ls failed (exit ${r.status}): ${r.stderr}`);
+  return r.stdout
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/))
+    .filter((cols) => cols[2] === 'RUNNING')
+    .map((cols) => cols[0] as string);
 }

@@ -11,6 +11,8 @@
 //  - always (afterAll, also on failure): code-server and Chromium stopped.
 // With `agentTimeline` (a kit whose own checks install the agent and node-problem-detector before the freeze:
 // the 1.26 kit's alertLeadTimes.ts), and still no SSH configured in the workbench:
+//  - beforeFreeze, first: Take CRI Snapshot and Diagnose Node through the agent pod, Open Kubelet Log from
+//    Node through a debug pod (its modal cancelled once, then accepted), no pod left (./nodeAccessInCodeServer.ts);
 //  - beforeFreeze, once the kit's checks and the workbench are both up (the agent must run before the panel
 //    looks for it): the node's PLEG Timeline, opened from its row, says "Live — via agent pod NS/NAME" and
 //    its relist count grows; a recorder then notes the panel's prediction and the tree's tooltip
@@ -29,6 +31,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { KIT_TREE_SHOTS, compareRowWithPosts, prepareKitTree, startKitTree, type AtRiskChange, type KitTreeSession } from '../../e2e/lib/kitTreeCheck.mjs';
 import { AGENT_MODE_LINE, clockTimeNear, openAgentTimeline, recordAgentTimeline, waitForAgentFeed, type AgentTimelineRecording } from '../../e2e/lib/kitTimelineCheck.mjs';
 import { parseGoDurationSeconds } from '../../../src/core/util/goDuration';
+import { nodeAccessInCodeServer } from './nodeAccessInCodeServer';
 import type { KitWindowChecks, PlegWindow } from './plegWindow';
 
 /** The tree follows the API server's watch; the page reads the row every 250 ms. */
@@ -185,7 +188,11 @@ export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions 
           session = await startKitTree({ vsix, kubeconfig: w.cluster.kubeconfig, nodeName: w.cluster.nodeName, kit: w.cluster.kit, shotsDir: KIT_TREE_SHOTS, log });
         },
       ]);
-      if (options.agentTimeline !== undefined) await onTree('timeline-open', (s) => openPanel(s, w));
+      if (options.agentTimeline !== undefined) {
+        // Before the panel opens (the commands' editors would hide it): snapshot, diagnosis, kubelet log.
+        await onTree('node-access', (s) => nodeAccessInCodeServer(s, w.cluster, log));
+        await onTree('timeline-open', (s) => openPanel(s, w));
+      }
     },
     whilePleg: async (w, found) => {
       // The recorder hovers the row too: stopped before the row's own hover below.

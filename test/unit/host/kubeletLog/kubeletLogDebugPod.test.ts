@@ -99,7 +99,20 @@ describe('the kubelet log through a debug pod', () => {
   });
 
   it('notes only what was left out', () => {
-    expect(debugPodLogNote({ compressedNotRead: {}, truncated: false, timedOut: false })).toBeUndefined();
-    expect(debugPodLogNote({ compressedNotRead: { zstd: 0 }, truncated: true, timedOut: true })).toBe('-- PLEG Doctor (debug pod): output truncated at the cap; choose a shorter window for the rest; the reader stopped at its deadline; the log stops here --');
+    const dirs = ['/var/log/journal'];
+    expect(debugPodLogNote({ compressedNotRead: {}, truncated: false, timedOut: false, files: 1 }, dirs)).toBeUndefined();
+    expect(debugPodLogNote({ compressedNotRead: { zstd: 0 }, truncated: true, timedOut: true, files: 2 }, dirs)).toBe('-- PLEG Doctor (debug pod): output truncated at the cap; choose a shorter window for the rest; the reader stopped at its deadline; the log stops here --');
+  });
+
+  it('says when the node has no journal file where the pod looked (the 1.26 kit: its kubelet logs to a file)', async () => {
+    expect(debugPodLogNote({ compressedNotRead: {}, truncated: false, timedOut: false, files: 0 }, ['/var/log/journal'])).toBe(
+      '-- PLEG Doctor (debug pod): no journal file in /var/log/journal on the node: its journal is kept elsewhere (/run/log/journal when volatile) or its kubelet does not log to journald --',
+    );
+    ui.answer = 'Create Debug Pod';
+    // What `pleg-doctor kubelet-journal` prints for an empty directory: journalctl's "-- No entries --", files 0.
+    const empty = formatJournalSummaryLine({ entries: 0, compressedNotRead: {}, truncated: false, timedOut: false, files: 0, errors: [] });
+    const s = setup({ log: `-- No entries --\n${empty}` });
+    const fetched = await fetchKubeletLogThroughDebugPod(entry, window, 'why', s.deps);
+    expect(fetched).toMatchObject({ kind: 'log', text: '-- No entries --\n', note: expect.stringContaining('no journal file in /var/log/journal on the node') });
   });
 });
