@@ -216,10 +216,10 @@ describe('the live source chooses its way', () => {
     pods = () => Promise.resolve([]);
     fake.settings['plegDoctor.timeline.thresholdMs'] = 10_000;
     const source = await openLiveSource(services(), nodeAccess, 'c', 'n1', new AbortController().signal);
-    expect(source.label).toMatch(/^through the API server only: the kubelet's metrics and the Ready condition \(no agent \(no .*\); no SSH \(SSH is not configured for context c\)/);
+    expect(source.label).toMatch(/^through the API server only: the kubelet's metrics and the Ready condition \(no agent \(no .*\); no SSH \(context "c" has no entry in plegDoctor\.nodeAccess\.clusters\)/);
     const feed = fake.feeds[0] as LiveFeedRequest;
     expect(feed.access).toBeUndefined();
-    expect(feed.noSshReason).toMatch(/^No node access \(no agent .*no SSH \(SSH is not configured for context c\).*\): the timeline shows the metrics of the kubelet/);
+    expect(feed.noSshReason).toMatch(/^No node access \(no agent .*no SSH \(context "c" has no entry in plegDoctor\.nodeAccess\.clusters\).*\): the timeline shows the metrics of the kubelet/);
     // No model runs: the kubelet's own threshold.
     expect(feed.settings.thresholdMs).toBe(180_000);
     source.dispose();
