@@ -156,15 +156,20 @@ export class TimelinePanel implements RegisteredPanel {
 
   /** The headline and prediction for `session` now, remembered as the last sent. */
   private judged(session: TimelineSession, live: boolean): { headline: SessionHeadline; prediction: string | null } {
-    const words = { headline: this.deps.headline(session, live, this.problem !== undefined), prediction: this.deps.predict(session, live) };
+    const words = { headline: this.deps.headline(session, live, this.silent()), prediction: this.deps.predict(session, live) };
     this.lastJudged = JSON.stringify(words);
     return words;
+  }
+
+  /** The headline's source is silent: the live source's trouble, unless the Ready condition is watched here. */
+  private silent(): boolean {
+    return this.problem !== undefined && this.feed?.readyWatchedHere !== true;
   }
 
   private judgeNow(): void {
     const feed = this.feed;
     if (feed === undefined || this.paused || !this.ready) return;
-    const words = { headline: this.deps.headline(feed.session, true, this.problem !== undefined), prediction: this.deps.predict(feed.session, true) };
+    const words = { headline: this.deps.headline(feed.session, true, this.silent()), prediction: this.deps.predict(feed.session, true) };
     const key = JSON.stringify(words);
     if (key === this.lastJudged) return;
     this.lastJudged = key;
