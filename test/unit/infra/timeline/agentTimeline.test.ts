@@ -125,6 +125,9 @@ describe('the timeline through the agent, with the Node watched by the editor', 
     nowMs = T0 + 50_000;
     vi.advanceTimersByTime(1_000);
     expect(r.session().durationMs).toBe(50_000);
+    // Until the kubelet says more, the NotReady post is stated as of the agent's last answer, not as known.
+    const early = predictThreshold(r.session(), 50_000, { sourceSilent: true }).sentence;
+    expect(early).toMatch(/^at this rate the threshold is crossed at 18:57:19 UTC \(no relist has arrived since 18:54:\d\d UTC: its source is silent\); the kubelet will post NotReady at about .*, as of its source\u2019s last answer: later if its runtime hangs\)$/u);
 
     // The kubelet posts "container runtime is down" (T+35.6 s), as the tree's watch sees it.
     nowMs = T0 + 57_600;
@@ -146,11 +149,12 @@ describe('the timeline through the agent, with the Node watched by the editor', 
     nowMs = T0 + 100_000;
     vi.advanceTimersByTime(1_000);
     const lastGood = [...s.relists].reverse().find((x) => x.ok)!.startMs;
-    const prediction = predictThreshold(r.session(), 100_000);
+    const prediction = predictThreshold(r.session(), 100_000, { sourceSilent: true });
     expect(prediction.state).toBe('crossing');
     expect(prediction.crossingAtMs).toBe(lastGood + 180_000);
     expect(prediction.notReadyByMs).toBeCloseTo(57_600 + 4 * 40_200, -3);
     expect(prediction.sentence).toContain('on the hung runtime');
+    expect(prediction.sentence).not.toContain('as of its source');
 
     // The PLEG post: the headline says it, with the kubelet's own message.
     nowMs = T0 + 218_400;
