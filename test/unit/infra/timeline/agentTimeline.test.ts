@@ -164,6 +164,11 @@ describe('the timeline through the agent, with the Node watched by the editor', 
     expect(head.verdict).toBe('pleg');
     expect(head.ready?.message).toBe(`${RUNTIME_DOWN}, ${PLEG}`);
     expect(s.durationMs).toBe(218_400);
+    // The PLEG health lane says what the age line and the sentence say: unhealthy from the crossing, though
+    // the agent could not send its Healthy() change.
+    const band = sessionSeries(s).unhealthy.at(-1);
+    expect(band?.fromS).toBeCloseTo((lastGood + 180_000) / 1000, 6);
+    expect(band?.toS).toBeNull();
 
     // The agent answers again: the editor's stall ends by then, its ticking stops.
     nowMs = T0 + 240_000;
