@@ -347,6 +347,7 @@ export function sessionSeries(session: TimelineSession): SessionSeries {
   addReady(s, session.ready);
   addPodEvents(s, [...session.podEvents].sort((a, b) => a.atMs - b.atMs));
   s.endS = session.durationMs / 1000;
+  openCrossedTail(s);
   return s;
 }
 
@@ -361,6 +362,21 @@ export function appendDelta(s: SessionSeries, session: TimelineSession, delta: S
   s.endS = Math.max(s.endS, delta.durationMs / 1000);
   if (delta.settings !== undefined) s.relistPeriodS = delta.settings.relistPeriodMs / 1000;
   if (delta.settings !== undefined) s.thresholdS = delta.settings.thresholdMs / 1000;
+  openCrossedTail(s);
+}
+
+/**
+ * The health line's tail (the age since the last successful relist's start, drawn on to the session's end)
+ * past the threshold with no unhealthy window open: the model's Healthy() is false from the crossing, as
+ * the prediction sentence says. A live feed's model says so itself at that instant; a source that fell
+ * silent (the agent behind a port-forward the hung runtime stops) cannot, while the session's end follows
+ * the clock: the lane then shows what the line shows. A later Healthy() change closes it as any other.
+ */
+function openCrossedTail(s: SessionSeries): void {
+  if (s.healthSource !== 'model' || s.lastGoodStartS === null) return;
+  const crossingS = s.lastGoodStartS + s.thresholdS;
+  const open = s.unhealthy[s.unhealthy.length - 1];
+  if (crossingS < s.endS && (open === undefined || (open.toS !== null && open.toS <= crossingS))) s.unhealthy.push({ fromS: crossingS, toS: null });
 }
 
 /** The index in sorted `xs` of the value nearest `x` for which `keep` holds, or -1. */

@@ -27,7 +27,7 @@ export interface PostPredictions {
   happened: ReadonlySet<PredictedEvent>;
 }
 
-const RUNTIME_DOWN = 'container runtime is down';
+export const RUNTIME_DOWN = 'container runtime is down';
 const PLEG_NOT_HEALTHY = 'PLEG is not healthy';
 
 export function predictPosts(session: TimelineSession, nowMs: number): PostPredictions {

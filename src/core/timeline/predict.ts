@@ -42,6 +42,12 @@ export interface ThresholdPrediction {
 export interface PredictOptions {
   /** Formats a wall-clock instant (epoch ms) for the sentence; default HH:MM:SS UTC. */
   formatTime?: (epochMs: number) => string;
+  /**
+   * The session's source is not answering (the agent while its port-forward waits on a hung runtime): its
+   * relists stop arriving, which says nothing of the runtime by itself, so a crossing is stated as of its
+   * last relist and a NotReady post as of its last answer, unless a stall says the status updates wait.
+   */
+  sourceSilent?: boolean;
 }
 
 export function predictThreshold(session: TimelineSession, nowMs: number, options: PredictOptions = {}): ThresholdPrediction {
@@ -96,11 +102,14 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
   const budgetMs = Math.max(0, threshold - period - waitMs - getPods);
   const tooSlow = lastRelistMs !== undefined && lastRelistMs > budgetMs;
   if (stalled || tooSlow) {
+    const silentOnly = options.sourceSilent === true && basis === 'model' && !runtimeStalled && last !== undefined;
     const why = stalled
       ? basis === 'model'
         ? runtimeStalled && last?.ok === true
           ? 'the runtime stopped answering'
-          : 'relists are failing or not finishing'
+          : silentOnly
+            ? `no relist has arrived since ${at(last.endMs)}: its source is silent`
+            : 'relists are failing or not finishing'
         : 'the kubelet has not relisted since'
       : `the last relist took ${fmt(lastRelistMs ?? 0)}, over its ${fmt(budgetMs)} budget`;
     return {
@@ -110,7 +119,7 @@ export function predictThreshold(session: TimelineSession, nowMs: number, option
       notReadyByMs,
       ...(lastRelistMs !== undefined ? { lastRelistMs } : {}),
       budgetMs,
-      sentence: `at this rate the threshold is crossed at ${at(crossingAtMs)} (${why}); the kubelet will post NotReady at about ${at(notReadyByMs)} (${postWhy})`,
+      sentence: `at this rate the threshold is crossed at ${at(crossingAtMs)} (${why}); the kubelet will post NotReady at about ${at(notReadyByMs)} (${postWhy}${silentOnly ? ', as of its source\u2019s last answer: later if its runtime hangs' : ''})`,
     };
   }
   return {

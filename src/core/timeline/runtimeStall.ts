@@ -9,7 +9,7 @@ import type { RuntimeStall } from './session';
 export type CallOutcome = 'ok' | 'deadline' | 'refused' | 'error';
 
 /** A waiting call counts as a hang after max(this, 5 × the slowest recent answer), at most its deadline. */
-const MIN_STALL_MS = 2_000;
+export const MIN_STALL_MS = 2_000;
 const RECENT = 20;
 const MAX_GAP_MS = 1_000;
 
@@ -65,7 +65,12 @@ export class StallDetector {
   }
 
   private sinceFor(callStartMs: number): number {
-    const from = Math.max(this.lastAnswerMs ?? callStartMs, callStartMs - MAX_GAP_MS);
-    return Math.round((from + callStartMs) / 2);
+    return stallStartBetween(this.lastAnswerMs, callStartMs);
   }
+}
+
+/** Where a stall is put: between the last answer and the start of the call that got none, at most MAX_GAP_MS before the call. */
+export function stallStartBetween(lastAnswerMs: number | undefined, callStartMs: number): number {
+  const from = Math.max(lastAnswerMs ?? callStartMs, callStartMs - MAX_GAP_MS);
+  return Math.round((from + callStartMs) / 2);
 }

@@ -155,6 +155,11 @@ export interface RuntimeStall {
   sinceMs: number;
   untilMs?: number;
   kind: 'hang' | 'refused';
+  /**
+   * 'kubelet': not seen by the feed's own calls (its way to the node was silent) but stated by the kubelet,
+   * which posted "container runtime is down" meanwhile (core/timeline/agentSilence.ts). Absent: the feed's own.
+   */
+  seenBy?: 'kubelet';
 }
 
 /**

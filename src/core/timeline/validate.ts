@@ -222,6 +222,7 @@ export function parseTimelineSession(input: unknown): SessionParseResult {
       c.num(r, 'sinceMs', `${p}.`);
       c.num(r, 'untilMs', `${p}.`, { optional: true });
       c.oneOf(r, 'kind', `${p}.`, STALLS);
+      c.oneOf(r, 'seenBy', `${p}.`, ['kubelet'], true);
     });
   }
   if (o['nodeStatusPosts'] !== undefined) {

@@ -9,5 +9,5 @@ export { exportEvidenceBundle } from '../diagnostics/exportBundleCommand';
 export { chooseEditorAccess } from '../nodeAccess/chooseEditorAccess';
 export { takeCriSnapshotAnyWay } from '../nodeAccess/takeSnapshotAnyWay';
 // With chooseEditorAccess: the AgentConnection it hands out is this bundle's class.
-export { followAgentSession } from '../../infra/nodeAccess/agent/followAgentSession';
+export { followAgentTimeline } from '../../infra/timeline/agentTimeline';
 export { fetchKubeletLogThroughDebugPod } from '../kubeletLog/kubeletLogDebugPod';

@@ -8,7 +8,7 @@ import type { Localize } from '../../core/tree/localize';
 
 /**
  * SSH to a node counts as configured when its context has a plegDoctor.nodeAccess.clusters entry with no
- * blocking problem (as the live timeline decides); `withoutEntry` (Diagnose Node with nodeSide "always")
+ * blocking problem (the live timeline, Take CRI Snapshot and Diagnose Node all ask here); `withoutEntry` (Diagnose Node with nodeSide "always")
  * drops the need for the entry: the node's InternalIP through ~/.ssh/config.
  */
 export function sshAccessFor(

@@ -1,7 +1,9 @@
 // The live PLEG timeline of one node, for the panel: a session that grows as the feed runs, delta and
 // replace listeners, and dispose. The way to the node's side is chosen first (liveSourceWay.ts):
 // - the agent pod: the agent's own session (its model on the node's runtime, its settings), followed with
-//   followAgentSession from dist/kube.js; nothing is modelled here. A 410 reread replaces the session.
+//   followAgentTimeline from dist/kube.js; nothing is modelled here. A 410 reread replaces the session.
+//   The Node's Ready, PLEGAtRisk and status posts come from the editor's own watch of the Node, which a
+//   hung runtime does not silence (infra/timeline/agentTimeline.ts).
 // - SSH: the model runs here on the node's CRI over SSH, with the kubelet poller (dist/nodeAccess.js).
 // - neither: the kubelet's metrics and the Ready condition only, saying why.
 // This half is small and lives in extension.js; the feeds are loaded from their bundles on first use.
@@ -21,6 +23,7 @@ import type { Services } from '../services';
 import { errorText } from '../../core/util/errorText';
 import { wayLabel } from '../../core/nodeAccess/accessWay';
 import { utcClock } from '../../core/timeline/utcClock';
+import type { KubeGateway } from '../../infra/kube/gateway';
 
 export const TIMELINE_SECTION = `${SECTION}.timeline`;
 export const TimelineKeys = { periodMs: 'periodMs', thresholdMs: 'thresholdMs', runtimeRequestTimeoutMs: 'runtimeRequestTimeoutMs' } as const;
@@ -30,6 +33,11 @@ export interface LiveSource {
   readonly session: TimelineSession;
   /** The way, for the panel's mode line: "via agent pod NS/NAME", "via SSH HOST", or why neither. */
   readonly label: string;
+  /**
+   * The Ready condition comes from the editor's own watch of the Node, which goes on when the source is
+   * silent: the headline stays "now" rather than "as of its last answer".
+   */
+  readonly readyWatchedHere: boolean;
   onDelta(listener: (delta: SessionDelta) => void): vscode.Disposable;
   /** The whole session was read again (the agent's 410): `session` is already the new one. */
   onReplace(listener: (session: TimelineSession) => void): vscode.Disposable;
@@ -103,7 +111,7 @@ class LiveSession {
     this.applyDelta({ durationMs: this.session.durationMs, lacks: [...this.session.lacks, t('The live feed stopped: {0}', message)] });
   }
 
-  source(label: string, node: string, logger: Logger): LiveSource {
+  source(label: string, node: string, logger: Logger, readyWatchedHere = false): LiveSource {
     const listen = <T>(set: Set<T>, listener: T): vscode.Disposable => {
       set.add(listener);
       return new vscode.Disposable(() => set.delete(listener));
@@ -114,6 +122,7 @@ class LiveSession {
         return current();
       },
       label,
+      readyWatchedHere,
       onDelta: (listener) => listen(this.deltaListeners, listener),
       onReplace: (listener) => listen(this.replaceListeners, listener),
       onStatus: (listener) => listen(this.statusListeners, listener),
@@ -134,7 +143,7 @@ class LiveSession {
  * the first /v1/session answered; rejects when it fails (the panel says why). Polls until the source is
  * disposed; before the first answer, closing the panel (`opening`) stops it.
  */
-async function followAgent(connection: AgentConnection, context: string, node: string, logger: Logger, opening: AbortSignal): Promise<LiveSource> {
+async function followAgent(gateway: KubeGateway, connection: AgentConnection, context: string, node: string, logger: Logger, opening: AbortSignal): Promise<LiveSource> {
   const kube = await loadKubeBundle();
   const controller = new AbortController();
   const stopOpening = (): void => controller.abort(opening.reason);
@@ -147,7 +156,10 @@ async function followAgent(connection: AgentConnection, context: string, node: s
       let holder: LiveSession | undefined;
       let silentSince: Date | undefined;
       kube
-        .followAgentSession(connection, {
+        .followAgentTimeline(connection, {
+          gateway,
+          context,
+          node,
           signal: controller.signal,
           logger,
           onSession: (s) => {
@@ -179,7 +191,7 @@ async function followAgent(connection: AgentConnection, context: string, node: s
     opening.removeEventListener('abort', stopOpening);
   }
   logger.info(`timeline of ${node} (context ${context}): following the session of ${connection.label}`);
-  return live.source(connection.label, node, logger);
+  return live.source(connection.label, node, logger, true);
 }
 
 /**
@@ -191,7 +203,7 @@ export async function openLiveSource(services: Services, nodeAccess: NodeAccessR
   const logger = services.logger;
   const gateway = services.session.kube;
   const { access, ssh } = await chooseTimelineWay(gateway, context, node, opening, logger);
-  if (access.way === 'agent') return followAgent(access.connection, context, node, logger, opening);
+  if (access.way === 'agent' && gateway !== undefined) return followAgent(gateway, access.connection, context, node, logger, opening);
 
   const useSsh = access.way === 'ssh' && ssh !== undefined;
   const noNodeAccess = useSsh ? '' : t('No node access ({0}): the timeline shows the metrics of the kubelet and the Ready condition, not the model run on the runtime.', access.why);

@@ -3,7 +3,7 @@
 // running for as long as the panel is open. Reads the settings here (vscode) and hands the choice values.
 
 import type { EditorAccess } from '../nodeAccess/chooseEditorAccess';
-import { problemsBlocking } from '../../infra/ssh/nodeAccessSettings';
+import { sshAccessFor } from '../nodeAccess/editorAccessPresentation';
 import type { NodeAccessConfig } from '../../infra/ssh/nodeAccessSettings';
 import type { Logger } from '../../core/util/logger';
 import { loadKubeBundle } from '../bundles/kubeLoader';
@@ -19,13 +19,11 @@ export interface TimelineWay {
   ssh: NodeAccessConfig | undefined;
 }
 
-/** Why SSH cannot serve this node, or undefined when it is configured with no blocking settings problem. */
+/** The node access settings, and why SSH cannot serve this node (sshAccessFor: one wording for every feature). */
 function noSsh(context: string, node: string): { config: NodeAccessConfig; why: string | undefined } {
   const read = readNodeAccessConfig();
-  if (read.config.clusters.clusters[context] === undefined) return { config: read.config, why: `SSH is not configured for context ${context}` };
-  const blocking = problemsBlocking(read.problems, context, node);
-  if (blocking.length > 0) return { config: read.config, why: `the node access settings have problems (${blocking.map((p) => p.message).join('; ')})` };
-  return { config: read.config, why: undefined };
+  const ssh = sshAccessFor(read.config, read.problems, context, node);
+  return { config: read.config, why: ssh.configured ? undefined : ssh.why };
 }
 
 /** Rejects only when `signal` aborts. */

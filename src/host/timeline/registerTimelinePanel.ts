@@ -64,7 +64,7 @@ async function pickRecording(): Promise<string | undefined> {
 
 export function registerTimelinePanel(services: Services, sources: TimelineSources = timelineSources): vscode.Disposable[] {
   const { context, nodeAccess } = services;
-  const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live) => sources.predict(session, live), headline: (session, live, silent) => sessionHeadline(session, live, t, silent) };
+  const deps: PanelDeps = { extensionUri: context.extensionUri, services, predict: (session, live, silent) => sources.predict(session, live, silent), headline: (session, live, silent) => sessionHeadline(session, live, t, silent) };
   return [
     vscode.commands.registerCommand(CommandIds.openWhatIfTimeline, () => {
       showPanel(whatIfContent(), deps);

@@ -13,6 +13,8 @@ export interface SessionFeed {
   readonly mode: SessionMode;
   /** Names the source for the user, e.g. "the recording x.json (a timeline recording)", shown after the mode ("Replay, not live — …"). */
   readonly label: string;
+  /** The Ready condition is the editor's own watch's, not the source's: the source's silence does not date it. */
+  readonly readyWatchedHere?: boolean;
   /** Every delta so far already applied; after a replacement, the new session. */
   readonly session: TimelineSession;
   onDelta(listener: (delta: SessionDelta) => void): Subscription;
@@ -28,6 +30,7 @@ export interface LiveSourceLike {
   readonly session: TimelineSession;
   /** How the node's side is reached, for the panel: "via agent pod NS/NAME", "via SSH HOST", or why neither. */
   readonly label: string;
+  readonly readyWatchedHere?: boolean;
   onDelta(listener: (delta: SessionDelta) => void): Subscription;
   onReplace(listener: (session: TimelineSession) => void): Subscription;
   onStatus(listener: (problem: string | undefined) => void): Subscription;
@@ -38,6 +41,7 @@ export function liveFeed(source: LiveSourceLike): SessionFeed {
   return {
     mode: 'live',
     label: source.label,
+    readyWatchedHere: source.readyWatchedHere === true,
     get session() {
       return source.session;
     },

@@ -34,8 +34,8 @@ export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.Webview
 export interface PanelDeps {
   extensionUri: vscode.Uri;
   services: Services;
-  /** The model's sentence about the threshold for the session as it is now (A's predictThreshold). */
-  predict(session: TimelineSession, live: boolean): string | null;
+  /** The model's sentence about the threshold for the session as it is now (A's predictThreshold); `silent`: the live source is not answering. */
+  predict(session: TimelineSession, live: boolean, silent: boolean): string | null;
   /**
    * The node's state now (a replay: at its end), in the classifier's words (sessionHeadline); `silent`: the
    * live source is not answering, so the state is dated at its last data.
@@ -156,15 +156,20 @@ export class TimelinePanel implements RegisteredPanel {
 
   /** The headline and prediction for `session` now, remembered as the last sent. */
   private judged(session: TimelineSession, live: boolean): { headline: SessionHeadline; prediction: string | null } {
-    const words = { headline: this.deps.headline(session, live, this.problem !== undefined), prediction: this.deps.predict(session, live) };
+    const words = { headline: this.deps.headline(session, live, this.silent()), prediction: this.deps.predict(session, live, this.problem !== undefined) };
     this.lastJudged = JSON.stringify(words);
     return words;
+  }
+
+  /** The headline's source is silent: the live source's trouble, unless the Ready condition is watched here. */
+  private silent(): boolean {
+    return this.problem !== undefined && this.feed?.readyWatchedHere !== true;
   }
 
   private judgeNow(): void {
     const feed = this.feed;
     if (feed === undefined || this.paused || !this.ready) return;
-    const words = { headline: this.deps.headline(feed.session, true, this.problem !== undefined), prediction: this.deps.predict(feed.session, true) };
+    const words = { headline: this.deps.headline(feed.session, true, this.silent()), prediction: this.deps.predict(feed.session, true, this.problem !== undefined) };
     const key = JSON.stringify(words);
     if (key === this.lastJudged) return;
     this.lastJudged = key;

@@ -26,8 +26,8 @@ export interface TimelineSources {
   /** Resolves once the way is chosen and the feed runs; `opening` aborts it while it opens (the panel closed). */
   openLive(services: Services, nodeAccess: NodeAccessRuntime, context: string, node: string, opening: AbortSignal): Promise<LiveSourceLike>;
   loadRecording(path: string): Promise<LoadedRecording>;
-  /** The model's sentence about the threshold, or null when it predicts nothing. */
-  predict(session: TimelineSession, live: boolean): string | null;
+  /** The model's sentence about the threshold, or null when it predicts nothing; `silent`: the live source is not answering. */
+  predict(session: TimelineSession, live: boolean, silent?: boolean): string | null;
 }
 
 /** A recording the panel cannot replay: the message names the file and the cause. */
@@ -78,10 +78,10 @@ async function loadEvidenceFolder(path: string): Promise<LoadedRecording> {
 export const timelineSources: TimelineSources = {
   openLive: openLiveSource,
   loadRecording: loadRecordingFile,
-  predict: (session, live) => {
+  predict: (session, live, silent = false) => {
     // A replay is judged at its end; a live session now.
     const nowMs = live ? Date.now() - Date.parse(session.startedAt) : session.durationMs;
-    const prediction = predictThreshold(session, Number.isFinite(nowMs) ? nowMs : session.durationMs);
+    const prediction = predictThreshold(session, Number.isFinite(nowMs) ? nowMs : session.durationMs, { sourceSilent: live && silent });
     return prediction.state === 'unknown' && prediction.basis === 'none' ? null : prediction.sentence;
   },
 };

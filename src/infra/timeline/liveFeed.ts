@@ -24,8 +24,7 @@ import { LivePlegModel } from '../../core/timeline/liveModel';
 import { kubeletOnlySettings, newTimelineSession } from '../../core/timeline/newSession';
 import { PredictionTracker, predictPosts } from '../../core/timeline/postPredictions';
 import { StallDetector } from '../../core/timeline/runtimeStall';
-import { applySessionDelta, type KubeletSample, type RuntimeStall, type SessionDelta, type SessionReady, type SessionSettings } from '../../core/timeline/session';
-import type { KubeNode } from '../../core/kube/objects';
+import { applySessionDelta, type KubeletSample, type RuntimeStall, type SessionDelta, type SessionSettings } from '../../core/timeline/session';
 import type { Logger } from '../../core/util/logger';
 import { silentLogger } from '../../core/util/logger';
 import type { CriReader } from '../cri/reader';
@@ -34,6 +33,7 @@ import type { KubeGateway } from '../kube/gateway';
 import { fetchPodStatus, listRuntime, PeriodAbortedError, type CallObserver } from './criPeriod';
 import { watchContainerEvents } from './eventStream';
 import { fetchNode, readNode, sampleOfScrape, scrapeKubelet, type KubeletPollTarget } from './kubeletPoller';
+import { NodeStatusChanges, watchNodeStatus } from './nodeStatusWatch';
 import type { Fetched } from '../../core/diagnose/evidence';
 import type { KubeletConfigz } from '../../core/parse/kubeletEndpointTypes';
 import { sleepUnlessAborted as sleep } from '../sleepUnlessAborted';
@@ -130,20 +130,16 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
 
   // What the node says about itself before the model starts: its kubelet version picks the profile.
   let settings = { ...asked };
-  let kubeletVersion: string | undefined;
-  let containerRuntimeVersion: string | undefined;
-  let lastReady: Omit<SessionReady, 'atMs'> | undefined;
-  let lastHeartbeat: string | undefined;
-  /** PLEGAtRisk as last recorded, compared whole (JSON): its heartbeat moving is news too. */
-  let lastAtRisk: string | undefined;
+  const nodeChanges = new NodeStatusChanges();
+  const zeroEpochMs = (): number => Date.now() - clock();
   let configzGates: Record<string, boolean> | undefined;
-  const initial: SessionDelta = { durationMs: 0 };
+  let initial: SessionDelta = { durationMs: 0 };
   if (target !== undefined) {
     const got = await fetchNode(target, signal);
     if ('node' in got) {
       const reading = readNode(got.node);
-      kubeletVersion = reading.kubeletVersion;
-      containerRuntimeVersion = reading.containerRuntimeVersion;
+      // The Node as it is when the feed starts (its Ready, PLEGAtRisk, last post, versions), at t = clock().
+      initial = { ...nodeChanges.seen(reading, clock(), false, zeroEpochMs()), durationMs: 0 };
       if (reading.kubeletVersion !== undefined) {
         try {
           settings.profile = profileForKubeletVersion(reading.kubeletVersion).id;
@@ -152,20 +148,6 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         }
       }
       if (reading.maxPods !== undefined) settings.maxPods = reading.maxPods;
-      if (reading.ready !== undefined) {
-        lastReady = reading.ready;
-        initial.ready = [{ atMs: clock(), ...reading.ready }];
-      }
-      if (reading.atRisk !== undefined) {
-        lastAtRisk = JSON.stringify(reading.atRisk);
-        initial.atRisk = [{ atMs: clock(), ...reading.atRisk }];
-      }
-      const beat = reading.heartbeat;
-      if (beat !== undefined) {
-        lastHeartbeat = beat;
-        const atMs = Date.parse(beat) - (Date.now() - clock());
-        if (Number.isFinite(atMs)) initial.nodeStatusPosts = [{ atMs: Math.round(atMs), source: 'heartbeat' }];
-      }
     } else {
       logger.warn(`timeline of ${options.node}: ${got.error}`);
     }
@@ -189,13 +171,11 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   if (signal.aborted) return;
   // 1.36+: the PLEGOnDemandRelist gate from the configz read above, else the version's default; the first
   // /metrics scrape that exports it replaces either (kubeletLoop).
-  const minor = kubeletMinor(kubeletVersion);
+  const minor = kubeletMinor(nodeChanges.kubeletVersion);
   const gate = readOnDemandGate({ configzGates, minor });
   if (gate !== undefined) settings = { ...settings, onDemandRelist: gate };
   const model = new LivePlegModel({ settings, epochMs: Math.round(Date.now() - clock()) });
   initial.settings = model.settings;
-  if (kubeletVersion !== undefined) initial.kubeletVersion = kubeletVersion;
-  if (containerRuntimeVersion !== undefined) initial.containerRuntimeVersion = containerRuntimeVersion;
   emit(initial, true);
 
   const loops: Promise<void>[] = [];
@@ -206,7 +186,9 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
   } else if (target !== undefined) {
     loops.push(kubeletLoop((sampler, s) => scrapeKubelet(target, sampler, s), 'get on nodes/proxy'));
   }
-  if (target !== undefined) loops.push(nodeLoop(target));
+  if (target !== undefined) {
+    loops.push(watchNodeStatus({ ...target, changes: nodeChanges, clock, zeroEpochMs, signal, logger, onDelta: (delta, trouble) => emit(delta, setLack('node', trouble)) }));
+  }
   await Promise.all(loops);
 
   async function criLoop(connect: (signal: AbortSignal) => Promise<CriReader>): Promise<void> {
@@ -363,63 +345,6 @@ export async function runLiveFeed(options: LiveFeedOptions): Promise<void> {
         logger.warn(`timeline of ${options.node}: kubelet poll failed: ${errorText(err)}`);
       }
       await sleep(Math.max(0, interval - (clock() - started)), signal);
-    }
-  }
-
-  /** The Node through a watch of that one object: every post of its status as it reaches the API server. */
-  async function nodeLoop(t: KubeletPollTarget): Promise<void> {
-    const watch = t.gateway.watchNodes(t.context, { node: options.node });
-    const seen = (node: KubeNode | undefined, exact: boolean): void => {
-      if (node === undefined || node.metadata?.name !== options.node) return;
-      const atMs = clock();
-      const delta: SessionDelta = { durationMs: atMs };
-      const reading = readNode(node);
-      const r = reading.ready;
-      if (r !== undefined && (lastReady === undefined || r.status !== lastReady.status || r.reason !== lastReady.reason || r.message !== lastReady.message)) {
-        delta.ready = [{ atMs, ...r }];
-        lastReady = r;
-      }
-      if (reading.atRisk !== undefined && JSON.stringify(reading.atRisk) !== lastAtRisk) {
-        delta.atRisk = [{ atMs, ...reading.atRisk }];
-        lastAtRisk = JSON.stringify(reading.atRisk);
-      }
-      const beat = reading.heartbeat;
-      if (beat !== undefined && beat !== lastHeartbeat) {
-        lastHeartbeat = beat;
-        // A watch event is the post itself, to the millisecond; a (re)list only shows that one happened.
-        const beatMs = Math.round(Date.parse(beat) - (Date.now() - clock()));
-        if (exact) delta.nodeStatusPosts = [{ atMs, source: 'watch' }];
-        else if (Number.isFinite(beatMs)) delta.nodeStatusPosts = [{ atMs: beatMs, source: 'heartbeat' }];
-      }
-      if (reading.kubeletVersion !== undefined && reading.kubeletVersion !== kubeletVersion) {
-        kubeletVersion = reading.kubeletVersion;
-        delta.kubeletVersion = kubeletVersion;
-      }
-      if (reading.containerRuntimeVersion !== undefined && reading.containerRuntimeVersion !== containerRuntimeVersion) {
-        containerRuntimeVersion = reading.containerRuntimeVersion;
-        delta.containerRuntimeVersion = containerRuntimeVersion;
-      }
-      emit(delta, setLack('node', undefined));
-    };
-    const changes = watch.onDidChangeNodes((change) => {
-      if (change.type === 'resynced') seen(watch.nodes.get(options.node), false);
-      else if (change.type !== 'deleted') seen(change.node, true);
-    });
-    const states = watch.onDidChangeState((state) => {
-      if (state.kind === 'reconnecting' || state.kind === 'error') {
-        logger.warn(`timeline of ${options.node}: node watch: ${state.error.message}`);
-        emit({ durationMs: clock() }, setLack('node', `the Node object cannot be watched: ${state.error.message}`));
-      }
-    });
-    try {
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) resolve();
-        else signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    } finally {
-      changes.dispose();
-      states.dispose();
-      watch.dispose();
     }
   }
 }

@@ -11,6 +11,9 @@ export interface TimelineState {
   prediction: string;
   relists: number;
   feed: string;
+  /** The headline's verdict id (data-verdict) and its words. */
+  verdict: string;
+  headline: string;
 }
 
 export function openAgentTimeline(page: Page, node: string, options?: { timeoutMs?: number }): Promise<{ first: TimelineState; grown: TimelineState }>;
@@ -20,6 +23,8 @@ export function waitForAgentFeed(page: Page, node: string, relists: number, opti
 export interface AgentTimelineRecording {
   predictions: { atMs: number; prediction: string; relists: number; feed: string }[];
   tooltips: { atMs: number; text: string }[];
+  /** Each change of the panel's headline verdict or the tree row's words, with both. */
+  headlines: HeadlineBesideRow[];
   errors: string[];
   stop(): Promise<void>;
 }
@@ -31,3 +36,17 @@ export function recordAgentTimeline(
 ): AgentTimelineRecording;
 
 export function clockTimeNear(sentence: string, label: string, nearMs: number): number | undefined;
+
+export interface HeadlineBesideRow {
+  atMs: number;
+  verdict: string;
+  headline: string;
+  row: string;
+}
+
+export function headlineAgainstRow(headlines: HeadlineBesideRow[], options?: { boundMs?: number; endMs?: number }): string[];
+
+export function lastNotReadyPrediction(
+  predictions: AgentTimelineRecording['predictions'],
+  plegPostMs: number,
+): { saidAtMs: number; predictedMs: number | undefined; errorMs: number | undefined; sentence: string } | undefined;

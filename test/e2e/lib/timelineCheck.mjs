@@ -227,7 +227,7 @@ export async function runTimelineCheck({ page, check, shot, demo, kubeconfig, re
     assert(state.headline.startsWith('PLEG is not healthy — now'), `the headline does not state the node's state now: "${state.headline}"`);
     // The way was chosen (liveSourceWay.ts): no agent pod on the demo's node, no SSH entry for its context.
     assert(
-      state.lacks.some((l) => l.startsWith('No node access (') && l.includes('no agent (') && l.includes('no SSH (SSH is not configured for context prod-eu)')),
+      state.lacks.some((l) => l.startsWith('No node access (') && l.includes('no agent (') && l.includes('no SSH (context "prod-eu" has no entry in plegDoctor.nodeAccess.clusters)')),
       `the lacks do not say there is neither an agent nor SSH: ${JSON.stringify(state.lacks)}`,
     );
     assert(!state.lacks.some((l) => /no kubelet/i.test(l)), `the lacks say "no kubelet" although the kubelet's metrics are read: ${JSON.stringify(state.lacks)}`);

@@ -29,7 +29,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { KIT_TREE_SHOTS, compareRowWithPosts, prepareKitTree, startKitTree, type AtRiskChange, type KitTreeSession } from '../../e2e/lib/kitTreeCheck.mjs';
-import { AGENT_MODE_LINE, clockTimeNear, openAgentTimeline, recordAgentTimeline, waitForAgentFeed, type AgentTimelineRecording } from '../../e2e/lib/kitTimelineCheck.mjs';
+import { AGENT_MODE_LINE, clockTimeNear, headlineAgainstRow, lastNotReadyPrediction, openAgentTimeline, recordAgentTimeline, waitForAgentFeed, type AgentTimelineRecording } from '../../e2e/lib/kitTimelineCheck.mjs';
 import { parseGoDurationSeconds } from '../../../src/core/util/goDuration';
 import { nodeAccessInCodeServer } from './nodeAccessInCodeServer';
 import type { KitWindowChecks, PlegWindow } from './plegWindow';
@@ -179,6 +179,16 @@ export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions 
     expect(tooltip!.text).toContain('NotReadyPredicted');
   }
 
+  /** One story: while the row says Runtime down or PLEG, the panel's headline (the same Node's posts) does not say Ready. */
+  function headlineFollowsRow(w: PlegWindow, recording: AgentTimelineRecording, frozeAt: number): void {
+    const pleg = w.posts.find((p) => p.atMs > frozeAt && p.message.includes('PLEG is not healthy'));
+    const last = pleg === undefined ? undefined : lastNotReadyPrediction(recording.predictions, pleg.atMs);
+    const at = (ms: number | undefined): string => (ms === undefined ? 'never' : `T+${((ms - frozeAt) / 1000).toFixed(1)}s`);
+    log(`  panel's last NotReady prediction before the PLEG post (${at(pleg?.atMs)}): ${at(last?.predictedMs)}, said ${at(last?.saidAtMs)}; headline beside the row: ${recording.headlines.map((h) => `${at(h.atMs)} ${h.verdict} | ${h.row}`).join('; ')}`);
+    expect(headlineAgainstRow(recording.headlines, { boundMs: ROW_BOUND_MS }), JSON.stringify(recording.headlines)).toEqual([]);
+    expect(recording.headlines.some((h) => /^(Runtime down|PLEG)\b/u.test(h.row) && h.verdict !== 'ready'), 'the recorder saw the row NotReady beside the panel').toBe(true);
+  }
+
   return {
     ...kit,
     beforeFreeze: async (w) => {
@@ -203,7 +213,7 @@ export function withTreeInCodeServer(kit: KitWindowChecks, options: TreeOptions 
             ? undefined
             : onTree('timeline-pleg', async (s) => {
                 await s.shot('timeline-agent-pleg', await panelClip(s));
-                panelBeforePosts(w, panel!, found.frozeAt);
+                await allOf([() => panelBeforePosts(w, panel!, found.frozeAt), () => headlineFollowsRow(w, panel!, found.frozeAt)]);
               }),
         () => kit.whilePleg?.(w, found),
         () =>

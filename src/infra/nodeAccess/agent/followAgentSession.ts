@@ -19,8 +19,16 @@ export interface FollowAgentOptions {
   /** The whole session: at the start, and again after a 410. */
   onSession(session: TimelineSession): void;
   onDelta(delta: SessionDelta): void;
-  /** After every poll: undefined when it answered, else why not (the poll is retried at the next one). */
-  onPoll?(problem: string | undefined): void;
+  /**
+   * After every poll: undefined when it answered, else why not (the poll is retried at the next one); `poll`
+   * says when it started and ended (epoch ms): a poll that waited long before failing is not one refused at once.
+   */
+  onPoll?(problem: string | undefined, poll: PollTimes): void;
+}
+
+export interface PollTimes {
+  startedAt: number;
+  endedAt: number;
 }
 
 /** Resolves when `signal` aborts; rejects when the first read fails or a grant is refused. */
@@ -32,27 +40,29 @@ export async function followAgentSession(connection: AgentConnection, options: F
   while (!signal.aborted) {
     await sleepUnlessAborted(options.pollMs ?? AGENT_POLL_MS, signal);
     if (signal.aborted) return;
+    const startedAt = Date.now();
+    const times = (): PollTimes => ({ startedAt, endedAt: Date.now() });
     try {
       const step = await connection.readSince(cursor, signal);
       if (step.kind === 'deltas') {
         for (const delta of step.deltas) options.onDelta(delta);
         cursor = step.cursor;
-        options.onPoll?.(undefined);
+        options.onPoll?.(undefined, times());
       } else if (step.kind === 'reread') {
         logger.info(`${connection.label}: ${step.reason}; reading the whole session again`);
         const again = await connection.readSession(signal);
         options.onSession(again.session);
         cursor = again.cursor;
-        options.onPoll?.(undefined);
+        options.onPoll?.(undefined, times());
       } else {
         logger.warn(`${connection.label}: ${step.message}; retrying at the next poll`);
-        options.onPoll?.(step.message);
+        options.onPoll?.(step.message, times());
       }
     } catch (err) {
       if (signal.aborted) return;
       if (err instanceof AgentAccessError && err.grant !== undefined) throw err;
       logger.warn(`${connection.label}: ${errorText(err)}; retrying at the next poll`);
-      options.onPoll?.(errorText(err));
+      options.onPoll?.(errorText(err), times());
     }
   }
 }

@@ -8,6 +8,7 @@ import type { SessionDelta, TimelineSession } from '../../../../src/core/timelin
 import type { FollowAgentOptions } from '../../../../src/infra/nodeAccess/agent/followAgentSession';
 import type { AgentConnection } from '../../../../src/infra/nodeAccess/agent/agentConnection';
 import type { LiveFeedRequest } from '../../../../src/host/timeline/liveSourceFeed';
+import type { AgentTimelineOptions } from '../../../../src/infra/timeline/agentTimeline';
 import { recordedSession } from '../../../support/timelineSession';
 
 const fake = vi.hoisted(() => ({
@@ -37,9 +38,16 @@ vi.mock('../../../../src/host/bundles/kubeLoader', async () => {
     loadKubeBundle: () =>
       Promise.resolve({
         chooseEditorAccess,
-        followAgentSession: (connection: unknown, options: unknown) => {
-          fake.follows.push({ connection, options });
-          return fake.follow!(connection, options);
+        // The real follower, over the scripted agent: the Node's facts from the gateway's (scripted) watch.
+        followAgentTimeline: async (connection: AgentConnection, options: AgentTimelineOptions) => {
+          const { followAgentTimeline } = await import('../../../../src/infra/timeline/agentTimeline');
+          return followAgentTimeline(connection, {
+            ...options,
+            follow: (c, o) => {
+              fake.follows.push({ connection: c, options: o });
+              return fake.follow!(c, o);
+            },
+          });
         },
       }),
   };
@@ -71,6 +79,8 @@ function services(): never {
       listed.push(a.slice(0, 3));
       return pods();
     },
+    // The editor's watch of the Node beside the agent: nothing happens on it in these tests.
+    watchNodes: () => ({ nodes: new Map(), onDidChangeNodes: () => ({ dispose: () => undefined }), onDidChangeState: () => ({ dispose: () => undefined }), dispose: () => undefined }),
   };
   return { logger, session: { kube: gateway } } as never;
 }
@@ -120,6 +130,8 @@ describe('the live source chooses its way', () => {
     const source = await openLiveSource(services(), nodeAccess, 'c', 'n1', new AbortController().signal);
     expect(listed).toEqual([['c', 'pleg-doctor', { labelSelector: 'app.kubernetes.io/name=pleg-doctor-agent', fieldSelector: 'spec.nodeName=n1' }]]);
     expect(source.label).toBe('via agent pod pleg-doctor/pleg-doctor-agent-x7k2');
+    // The Ready condition is the editor's own watch's: the agent's silence does not date the headline.
+    expect(source.readyWatchedHere).toBe(true);
     expect((fake.follows[0]!.connection as AgentConnection).pod).toMatchObject({ namespace: 'pleg-doctor', name: 'pleg-doctor-agent-x7k2' });
     // Nothing modelled here: no SSH feed, and the agent's settings are the session's.
     expect(fake.feeds).toEqual([]);
@@ -153,9 +165,10 @@ describe('the live source chooses its way', () => {
     // A poll that goes unanswered (a frozen runtime also stops the port-forward): said while it lasts, once.
     const status: Array<string | undefined> = [];
     source.onStatus((p) => status.push(p));
-    follow.options().onPoll!('GET /v1/session: the port-forward did not open within 10s');
-    follow.options().onPoll!('GET /v1/session: the port-forward did not open within 10s');
-    follow.options().onPoll!(undefined);
+    const poll = { startedAt: Date.now() - 10_000, endedAt: Date.now() };
+    follow.options().onPoll!('GET /v1/session: the port-forward did not open within 10s', poll);
+    follow.options().onPoll!('GET /v1/session: the port-forward did not open within 10s', poll);
+    follow.options().onPoll!(undefined, poll);
     expect(status).toEqual([expect.stringMatching(/^No answer from agent pod pleg-doctor\/pleg-doctor-agent-x7k2 since \d\d:\d\d:\d\d UTC \(GET \/v1\/session: the port-forward did not open within 10s\); retrying$/u), undefined]);
 
     source.dispose();
@@ -203,6 +216,7 @@ describe('the live source chooses its way', () => {
     fake.settings['plegDoctor.timeline.thresholdMs'] = 10_000;
     const source = await openLiveSource(services(), nodeAccess, 'c', 'n1', new AbortController().signal);
     expect(source.label).toBe('via SSH root@10.0.0.5:22');
+    expect(source.readyWatchedHere).toBe(false);
     expect(fake.follows).toEqual([]);
     const feed = fake.feeds[0] as LiveFeedRequest;
     expect(feed.access?.clusters.clusters['c']).toBeDefined();
@@ -216,10 +230,10 @@ describe('the live source chooses its way', () => {
     pods = () => Promise.resolve([]);
     fake.settings['plegDoctor.timeline.thresholdMs'] = 10_000;
     const source = await openLiveSource(services(), nodeAccess, 'c', 'n1', new AbortController().signal);
-    expect(source.label).toMatch(/^through the API server only: the kubelet's metrics and the Ready condition \(no agent \(no .*\); no SSH \(SSH is not configured for context c\)/);
+    expect(source.label).toMatch(/^through the API server only: the kubelet's metrics and the Ready condition \(no agent \(no .*\); no SSH \(context "c" has no entry in plegDoctor\.nodeAccess\.clusters\)/);
     const feed = fake.feeds[0] as LiveFeedRequest;
     expect(feed.access).toBeUndefined();
-    expect(feed.noSshReason).toMatch(/^No node access \(no agent .*no SSH \(SSH is not configured for context c\).*\): the timeline shows the metrics of the kubelet/);
+    expect(feed.noSshReason).toMatch(/^No node access \(no agent .*no SSH \(context "c" has no entry in plegDoctor\.nodeAccess\.clusters\).*\): the timeline shows the metrics of the kubelet/);
     // No model runs: the kubelet's own threshold.
     expect(feed.settings.thresholdMs).toBe(180_000);
     source.dispose();

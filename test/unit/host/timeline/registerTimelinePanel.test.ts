@@ -4,7 +4,7 @@
 // after its `ready`.
 
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionDelta, TimelineSession } from '../../../../src/core/timeline/session';
+import { applySessionDelta, type SessionDelta, type TimelineSession } from '../../../../src/core/timeline/session';
 import { recordedSession } from '../../../support/timelineSession';
 
 interface FakePanel {
@@ -118,6 +118,8 @@ const opened: Array<{ context: string; node: string; disposed: boolean; signal: 
 let prediction = 'predicted';
 /** What the next openLive waits for before it resolves (the way being chosen); resolved at once by default. */
 let choosing: Promise<void> = Promise.resolve();
+/** Whether the next openLive's Ready condition is the editor's own watch's (the agent's way). */
+let readyWatchedHere = false;
 
 function liveSession(node: string): TimelineSession {
   const s = recordedSession({ durationS: 20, pods: 3 });
@@ -141,6 +143,8 @@ const sources = {
         for (const l of replaceListeners) l(s);
       },
       delta: (d: SessionDelta) => {
+        // As LiveSession: applied before the listeners run.
+        applySessionDelta(session, d);
         for (const l of deltaListeners) l(d);
       },
       status: (p: string | undefined) => {
@@ -155,6 +159,7 @@ const sources = {
         return session;
       },
       label: `via agent pod pleg-doctor/agent-of-${node}`,
+      readyWatchedHere,
       onDelta: (l: (d: SessionDelta) => void) => (deltaListeners.add(l), { dispose: () => deltaListeners.delete(l) }),
       onReplace: (l: (s: TimelineSession) => void) => (replaceListeners.add(l), { dispose: () => replaceListeners.delete(l) }),
       onStatus: (l: (p: string | undefined) => void) => (statusListeners.add(l), { dispose: () => statusListeners.delete(l) }),
@@ -177,6 +182,7 @@ beforeEach(() => {
   fake.commands.clear();
   opened.length = 0;
   choosing = Promise.resolve();
+  readyWatchedHere = false;
   prediction = 'predicted';
   services = { logger, session: { kube: undefined, model: { groups: () => [] } } };
   for (const k of Object.keys(fake.clusters)) delete fake.clusters[k];
@@ -310,6 +316,20 @@ describe('timeline panels', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("a silent source whose Ready condition the editor watches itself: the trouble is said, the headline stays now", async () => {
+    readyWatchedHere = true;
+    await run(CommandIds.openTimeline, nodeElement('prod-eu', 'node-07'));
+    await settle();
+    const panel = fake.created[0]!;
+    panel.receive({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+    const from = panel.posted.length;
+    opened[0]!.status('No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying');
+    expect(panel.posted.slice(from)).toEqual([{ type: 'feedState', feed: 'running', message: 'No answer from agent pod pleg-doctor/agent-of-node-07 since 10:00:05 UTC (timeout); retrying' }]);
+    opened[0]!.delta({ durationMs: 30_000, ready: [{ atMs: 30_000, status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down' }] });
+    expect(panel.posted.at(-1)).toMatchObject({ type: 'sessionDelta', headline: { verdict: 'runtime-down', when: expect.stringMatching(/^now \(Ready=False since /u), message: 'container runtime is down' } });
+    panel.dispose();
   });
 
   it('closing the panel while its way is still being chosen aborts the opening and leaves no feed', async () => {
