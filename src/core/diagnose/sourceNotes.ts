@@ -2,7 +2,7 @@
 // nodes/proxy"), and as a SourceReport row for the report's evidence table.
 
 import type { SourceReport } from './diagnosis';
-import { EVIDENCE_SOURCES, type EvidenceSource, type Fetched, type NodeEvidence } from './evidence';
+import { EVIDENCE_SOURCES, type EvidenceSource, type Fetched, type NodeEvidence, type NodeSideEvidence } from './evidence';
 import { seconds } from './textFormat';
 
 export const KUBELET_ENDPOINT_SOURCES: readonly EvidenceSource[] = ['metrics', 'metricsLater', 'configz', 'healthz', 'goroutines'];
@@ -49,6 +49,19 @@ export function missingNote(evidence: NodeEvidence, source: EvidenceSource): str
     default:
       return `${source}: unexpected status ${JSON.stringify((f as { status: unknown }).status)}`;
   }
+}
+
+/**
+ * Why a check that needs the node probes has none: the node side's own note when it is not ok; when it is ok
+ * but came by a way that runs no probes (the agent's snapshot, a debug pod without hostPID: only SSH runs
+ * them), that way, so the report does not read "nodeSide: ok" as the reason.
+ */
+export function probesMissingNote(evidence: NodeEvidence): string {
+  const f = fetchedOf(evidence, 'nodeSide');
+  if (f?.status !== 'ok') return missingNote(evidence, 'nodeSide');
+  const side = f.value as Partial<NodeSideEvidence>;
+  if (side.probes !== undefined) return 'nodeSide: ok, without this probe';
+  return `nodeSide came ${side.reachedBy ?? `by ${side.transport?.kind ?? 'a way'}`}, which runs no node probes (only SSH does)`;
 }
 
 /** Notes for several sources at once, for a check that needed any of them. */

@@ -5,7 +5,7 @@
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import type { CheckContext } from '../checkContext';
 import type { EvidenceLine } from '../diagnosis';
-import { missingNote } from '../sourceNotes';
+import { probesMissingNote } from '../sourceNotes';
 import { quoted } from '../textFormat';
 
 /** Kernel wait channels of network filesystems: nfs_*, rpc_wait_bit_killable, ceph_*, cifs_*, smb2_*, fuse_*. */
@@ -62,6 +62,6 @@ export const hungMountCheck: Check = {
         refs: ['kubernetes/kubernetes#94829'],
       });
     }
-    return noEvidence(`needs D-state processes from the node side: ${d === undefined ? missingNote(ctx.evidence, 'nodeSide') : `probe ${d.status}`}`);
+    return noEvidence(`needs D-state processes from the node side: ${d === undefined ? probesMissingNote(ctx.evidence) : `probe ${d.status}`}`);
   },
 };

@@ -3,7 +3,7 @@
 
 import { clear, found, noEvidence, type Check, type CheckOutcome } from '../check';
 import type { CheckContext } from '../checkContext';
-import { missingNote } from '../sourceNotes';
+import { probesMissingNote } from '../sourceNotes';
 
 export const nodeLoadCheck: Check = {
   id: 'node-load',
@@ -11,7 +11,7 @@ export const nodeLoadCheck: Check = {
   run(ctx: CheckContext): CheckOutcome {
     const load = ctx.probes?.load;
     if (load?.status !== 'ok') {
-      return noEvidence(`needs /proc/loadavg and nproc from the node side: ${load === undefined ? missingNote(ctx.evidence, 'nodeSide') : `probe ${load.status}`}`);
+      return noEvidence(`needs /proc/loadavg and nproc from the node side: ${load === undefined ? probesMissingNote(ctx.evidence) : `probe ${load.status}`}`);
     }
     const { loadavg, cpus } = load.value;
     const perCpu5 = cpus > 0 ? loadavg.load5 / cpus : Number.POSITIVE_INFINITY;

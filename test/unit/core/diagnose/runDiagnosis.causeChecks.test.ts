@@ -199,6 +199,17 @@ describe('node-load (cause 9)', () => {
     expect(check(run(evidence({ nodeSide: nodeSide(emptySnapshot(), load(8, 8)) })), 'node-load').status).toBe('clear');
     expect(check(run(evidence()), 'node-load').status).toBe('noEvidence');
   });
+
+  it('a node side reached by the agent (no probes): the note names that way, not "nodeSide: ok"', () => {
+    const viaAgent = nodeSide(emptySnapshot());
+    if (viaAgent.status === 'ok') viaAgent.value.reachedBy = 'via agent pod pleg-doctor/pleg-doctor-agent-x7k2, taken 30s ago';
+    for (const id of ['node-load', 'hung-mount']) {
+      const c = check(run(evidence({ nodeSide: viaAgent })), id);
+      expect(c.status).toBe('noEvidence');
+      expect(c.note).toContain('nodeSide came via agent pod pleg-doctor/pleg-doctor-agent-x7k2, taken 30s ago, which runs no node probes (only SSH does)');
+      expect(c.note).not.toContain('nodeSide: ok');
+    }
+  });
 });
 
 describe('kernel-regression (cause 10) and known-bad runtimes', () => {
