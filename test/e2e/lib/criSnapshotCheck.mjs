@@ -310,11 +310,24 @@ export async function runCriSnapshotChecks(ctx) {
     const acceptedBefore = acceptedLogins(env);
     const tabsBefore = (await readEditorTabs(page)).filter(isDocTab).length;
     const t = Date.now();
-    await runPaletteCommand(page, `PLEG Doctor: ${COMMAND_TITLE}`);
-    const pick = await waitForQuickInput(page, { timeoutMs: 10_000, match: (q) => q.items.some((i) => i.includes(STACK_NODE)), describeState: describe });
+    const openPick = async () => {
+      await runPaletteCommand(page, `PLEG Doctor: ${COMMAND_TITLE}`);
+      return waitForQuickInput(page, { timeoutMs: 10_000, match: (q) => q.items.some((i) => i.includes(STACK_NODE)), describeState: describe });
+    };
+    let pick = await openPick();
+    // Just after a reload the workbench may still restore its layout (CI once: the Problems panel came back
+    // and the node pick, which closes when it loses focus, was gone before the typing). Nothing was chosen
+    // then, so the command is run again, once; what this check holds (no prompt, a new login) is unchanged.
+    let reopened = '';
+    await fillQuickInput(page, STACK_NODE).catch(async (err) => {
+      if ((await readQuickInput(page)) !== undefined) throw err;
+      reopened = ' (the node pick closed before the typing, as the workbench restored its layout after the reload: opened again)';
+      log(`(6c)${reopened}`);
+      pick = await openPick();
+      await fillQuickInput(page, STACK_NODE);
+    });
     const item = pick.items.find((i) => i.includes(STACK_NODE));
     assert(item.includes(STACK_CONTEXT), `the quick pick item "${item}" does not name the context ${STACK_CONTEXT}`);
-    await fillQuickInput(page, STACK_NODE);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: STACK_NODE }).first().waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
     const toast = await waitForResultWithoutPrompts(page, SNAPSHOT_TIMEOUT_MS, 'snapshot after the reload');
@@ -333,7 +346,7 @@ export async function runCriSnapshotChecks(ctx) {
     assert(second.transport === 'execRelay', `transport is ${second.transport}, not execRelay`);
     assert(second.sandboxes === counted.sandboxes, `the notification says ${second.sandboxes} pod sandboxes, ctr counts ${counted.sandboxes}`);
     assert(logins >= 1, `sshd logged no new public-key login for ${env.SSH_USER} during the snapshot: it did not reconnect`);
-    return `extension host relaunched (${hostsBefore} → ${hostsAfter}); quick pick "${item}"; "${toast.message}" ${elapsed} ms after the command; sshd: ${logins} new publickey login(s) for ${env.SSH_USER}; no modal, no passphrase box`;
+    return `extension host relaunched (${hostsBefore} → ${hostsAfter}); quick pick "${item}"${reopened}; "${toast.message}" ${elapsed} ms after the command; sshd: ${logins} new publickey login(s) for ${env.SSH_USER}; no modal, no passphrase box`;
   });
 }
 
