@@ -2,7 +2,7 @@
 // the PLEG Timeline panel applies) and the CRI calls as they end, and turned into metric families at
 // scrape time. Pure: the clock is the feed's (ms after its t = 0) and is passed in.
 
-import { predictPosts } from '../timeline/postPredictions';
+import { predictPosts, type PostPredictions } from '../timeline/postPredictions';
 import type { SessionDelta, TimelineSession } from '../timeline/session';
 import type { MetricFamily, Sample } from './exposition';
 import { Histogram } from './histogram';
@@ -61,17 +61,19 @@ export class AgentMeter {
 
   families(state: ScrapeState): MetricFamily[] {
     const gauge = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, help, type: 'gauge', samples });
+    // One prediction of the kubelet's posts per scrape, for both gauges.
+    const posts = predictPosts(state.session, state.nowMs);
     const families: MetricFamily[] = [
       gauge('pleg_doctor_relist_age_seconds', 'Seconds since the last successful relist started (GetPods answered): what the kubelet\'s PLEG Healthy() compares with its 3-minute threshold.', [
         { value: (state.nowMs - (this.lastOkRelistStartMs ?? 0)) / 1000 },
       ]),
       gauge('pleg_doctor_notready_predicted_seconds', 'Seconds until the kubelet is predicted to post Ready=False "PLEG is not healthy"; 0 once posted or due, +Inf when none is predicted.', [
-        { value: notReadyInSeconds(state.session, state.nowMs) },
+        { value: secondsUntil(posts, 'pleg-notready-posted', state.nowMs) },
       ]),
       gauge(
         'pleg_doctor_runtime_down_predicted_seconds',
         'Seconds until the kubelet is predicted to post Ready=False "container runtime is down" (its CRI Status unanswered for 30 s, while the agent\'s own CRI call hangs); 0 once posted or due, +Inf when none is predicted.',
-        [{ value: runtimeDownInSeconds(state.session, state.nowMs) }],
+        [{ value: secondsUntil(posts, 'runtime-down-posted', state.nowMs) }],
       ),
       { name: 'pleg_doctor_relist_duration_seconds', help: 'Duration of the agent\'s relists (the kubelet\'s relist on this node\'s runtime), up to 600 s.', type: 'histogram', samples: [this.relistDurations.snapshot()] },
       {
@@ -109,24 +111,14 @@ export class AgentMeter {
   }
 }
 
-/** A live post prediction (postPredictions.ts) as seconds from now: 0 once it happened, +Inf when none is made. */
-function secondsUntil(event: 'pleg-notready-posted' | 'runtime-down-posted', session: TimelineSession, nowMs: number): number {
-  const posts = predictPosts(session, nowMs);
+/**
+ * A live post prediction (postPredictions.ts) as seconds from now: 0 once it happened, +Inf when none is made.
+ * "container runtime is down" is the other error of the same kubelet health check as "PLEG is not healthy"
+ * (pkg/kubelet/runtime.go, runtimeErrors: the runtime's Status, then PLEG's Healthy()), and on a runtime
+ * that hangs it comes first: some 30-40 s into the hang, minutes before PLEG's.
+ */
+function secondsUntil(posts: PostPredictions, event: 'pleg-notready-posted' | 'runtime-down-posted', nowMs: number): number {
   if (posts.happened.has(event)) return 0;
   const at = posts.at[event];
   return at === undefined ? Infinity : Math.max(0, at - nowMs) / 1000;
-}
-
-/** The live prediction of the "PLEG is not healthy" post as seconds from now. */
-export function notReadyInSeconds(session: TimelineSession, nowMs: number): number {
-  return secondsUntil('pleg-notready-posted', session, nowMs);
-}
-
-/**
- * The live prediction of the "container runtime is down" post as seconds from now. It is the other error of
- * the same kubelet health check (pkg/kubelet/runtime.go, runtimeErrors: the runtime's Status, then PLEG's
- * Healthy()), and on a runtime that hangs it comes first: some 30-40 s into the hang, minutes before PLEG's.
- */
-export function runtimeDownInSeconds(session: TimelineSession, nowMs: number): number {
-  return secondsUntil('runtime-down-posted', session, nowMs);
 }
